@@ -1,0 +1,3 @@
+module github.com/opkit-dev/opkit/configfold
+
+go 1.26.0

@@ -1,0 +1,3 @@
+module github.com/opkit-dev/opkit/sidecar
+
+go 1.26.0

@@ -1,0 +1,72 @@
+package testkit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/opkit-dev/opkit/testkit/controlplane"
+)
+
+// CIEnv is the environment variable that, when set to a non-empty value other
+// than "false", turns a missing control plane from a skip into a failure.
+const CIEnv = "CI"
+
+// Env is one control plane shared by the tests of a package. It starts on the
+// first Require, so a run that selects only unit tests starts nothing, and
+// Main stops it after the last test.
+type Env struct {
+	// Options configures the control plane.
+	Options controlplane.Options
+
+	once sync.Once
+	cp   *controlplane.ControlPlane
+	err  error
+}
+
+// Main runs the package's tests, stops the control plane if one was started
+// and exits with the tests' result. Call it from TestMain.
+func (e *Env) Main(m *testing.M) {
+	code := m.Run()
+	if err := e.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "testkit: stopping the control plane:", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// Stop stops the control plane if Require started one. Main calls it; call
+// it yourself only for an Env that is not handed to Main.
+func (e *Env) Stop() error {
+	if e.cp == nil {
+		return nil
+	}
+	return e.cp.Stop()
+}
+
+// Require returns the running control plane, starting it on first use. When
+// it cannot start, the test is skipped, unless CI is set or the failure is
+// not a missing-assets one: then the test fails.
+func (e *Env) Require(t testing.TB) *controlplane.ControlPlane {
+	t.Helper()
+	e.once.Do(func() {
+		e.cp, e.err = controlplane.Start(context.Background(), e.Options)
+	})
+	if e.err != nil {
+		if controlplane.IsAssetsError(e.err) && !InCI() {
+			t.Skipf("no control plane: %v", e.err)
+		}
+		t.Fatalf("no control plane: %v", e.err)
+	}
+	return e.cp
+}
+
+// InCI reports whether the CI environment variable asks for strict runs.
+func InCI() bool {
+	v := os.Getenv(CIEnv)
+	return v != "" && v != "false" && v != "0"
+}

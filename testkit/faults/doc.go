@@ -1,0 +1,17 @@
+// Package faults injects Kubernetes API errors into a client, seeded and
+// reproducible, so tests can prove that code survives conflicts, rate
+// limiting, server errors and timeouts from a real API server.
+//
+// An [Injector] is configured with rules (which verbs and resources, which
+// fault, at what rate) and a seed. It wraps either an HTTP transport, for a
+// rest.Config used by a real manager, or a controller-runtime client:
+//
+//	inj, err := faults.New(faults.Options{Seed: 1, Rules: []faults.Rule{
+//		{Verbs: []string{"update"}, Resources: []string{"statefulsets.apps"}, Fault: faults.Conflict, Rate: 0.3},
+//	}})
+//	cfg := cp.RESTConfig()
+//	cfg.Wrap(inj.WrapTransport) // every request through cfg may now fail
+//
+// The same seed and the same sequence of requests give the same faults.
+// Counts and History say what was injected.
+package faults
