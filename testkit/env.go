@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-logr/logr"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
@@ -20,6 +23,11 @@ const CIEnv = "CI"
 type Env struct {
 	// Options configures the control plane.
 	Options controlplane.Options
+
+	// Logger becomes controller-runtime's logger when the control plane
+	// starts (envtest and managers log through it). The zero value discards
+	// logs.
+	Logger logr.Logger
 
 	once sync.Once
 	cp   *controlplane.ControlPlane
@@ -54,6 +62,11 @@ func (e *Env) Stop() error {
 func (e *Env) Require(t testing.TB) *controlplane.ControlPlane {
 	t.Helper()
 	e.once.Do(func() {
+		logger := e.Logger
+		if logger.GetSink() == nil {
+			logger = logr.Discard()
+		}
+		ctrllog.SetLogger(logger)
 		e.cp, e.err = controlplane.Start(context.Background(), e.Options)
 	})
 	if e.err != nil {
