@@ -7,7 +7,7 @@ SHELL := /usr/bin/env bash
 # Leaf modules first: the order releases and test reports follow.
 MODULES := api configfold imageresolve builders productlogging sidecar vector \
 	orphan apply reconciler testkit examples e2e
-TOOL_MODULES := hack/k8s-assets
+TOOL_MODULES := hack/k8s-assets hack/tools
 ALL_MODULES := $(MODULES) $(TOOL_MODULES)
 
 GO ?= go

@@ -1,10 +1,11 @@
-// Package api is the opkit module that owns the CRD types a product's cluster
-// custom resource embeds: cluster spec and status, roles and role groups,
-// role-group configuration (resources, affinity, logging, graceful shutdown),
-// overrides (config, env, cli, pod), the image spec, the PodDisruptionBudget
-// spec and the cluster operation switches, plus the label and annotation keys
-// every other opkit module uses.
+// Package api is the opkit module that owns the CRD types a product's
+// cluster custom resource embeds, in package
+// [github.com/opkit-dev/opkit/api/commons/v1alpha1]: cluster spec and status,
+// roles and role groups, the role-group configuration block (resources,
+// affinity, logging, graceful shutdown), the overrides (config, env, cli,
+// pod), the image spec, the PodDisruptionBudget spec and the cluster
+// operation switches, plus the label and annotation keys every other opkit
+// module uses.
 //
-// The module has no code yet; its scope is fixed by the module table in the
-// repository's README.
+// This root package has no code; import the versioned package.
 package api

@@ -1,0 +1,55 @@
+package v1alpha1
+
+// The recommended Kubernetes labels opkit puts on every object it builds and
+// on pod templates.
+const (
+	// LabelName is the product name.
+	LabelName = "app.kubernetes.io/name"
+	// LabelInstance is the cluster resource's name; part of selectors.
+	LabelInstance = "app.kubernetes.io/instance"
+	// LabelVersion is the product version.
+	LabelVersion = "app.kubernetes.io/version"
+	// LabelComponent is the role name; part of selectors.
+	LabelComponent = "app.kubernetes.io/component"
+	// LabelRoleGroup is the role-group name.
+	LabelRoleGroup = "app.kubernetes.io/role-group"
+	// LabelManagedBy names the managing operator; part of selectors.
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+)
+
+// DefaultManagedBy is the LabelManagedBy value when the operator names none.
+const DefaultManagedBy = "opkit"
+
+// Slot marker labels. Their presence or value selects an object for a
+// reclaim, so they are withheld from the labels a cluster resource passes to
+// its workloads (see ReservedLabelKeys).
+const (
+	// LabelMetricsService marks a role group's metrics Service.
+	LabelMetricsService = "metrics.opkit.dev/service"
+	// LabelRolePodDisruptionBudget marks a role's PodDisruptionBudget; its
+	// value is the role name.
+	LabelRolePodDisruptionBudget = "pdb.opkit.dev/role"
+	// LabelRoleGroupPodDisruptionBudget marks a role group's
+	// PodDisruptionBudget; its value is the role-group name.
+	LabelRoleGroupPodDisruptionBudget = "pdb.opkit.dev/role-group"
+)
+
+// ReservedLabelKeys returns the slot marker label keys, sorted. A cluster
+// resource's own labels with these keys are never copied to the objects
+// built for it.
+func ReservedLabelKeys() []string {
+	return []string{LabelMetricsService, LabelRolePodDisruptionBudget, LabelRoleGroupPodDisruptionBudget}
+}
+
+// Annotations of the orphan cleaner.
+const (
+	// AnnotationPendingDeletion marks an object of a removed role group that
+	// waits out its grace period; the value is when the wait began (RFC 3339).
+	AnnotationPendingDeletion = "orphan.opkit.dev/pending-deletion"
+	// AnnotationDrainStarted marks a removed role group's StatefulSet scaled
+	// to zero; the value is when the drain began (RFC 3339).
+	AnnotationDrainStarted = "orphan.opkit.dev/drain-started"
+	// AnnotationDeletePVCs on a cluster resource, set to "true", lets the
+	// orphan cleaner delete the volume claims of removed role groups.
+	AnnotationDeletePVCs = "orphan.opkit.dev/delete-pvcs"
+)
