@@ -1,0 +1,28 @@
+package sample_test
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/controlplane"
+	"github.com/opkit-dev/opkit/testkit/sample"
+	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
+)
+
+var env = &testkit.Env{Options: controlplane.Options{
+	Scheme: newScheme(),
+	CRDs:   sample.MustCRDs(),
+}}
+
+func TestMain(m *testing.M) { env.Main(m) }
+
+func newScheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(s))
+	utilruntime.Must(samplev1alpha1.AddToScheme(s))
+	return s
+}
