@@ -1,0 +1,63 @@
+package productlogging
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestProducerDefaults(t *testing.T) {
+	tests := []struct {
+		p                         Producer
+		config, logFile, logFile2 string
+	}{
+		{Producer{Container: "zk", Framework: Log4j}, "log4j.properties", "zk.log4j.xml", "/opkit/log/zk/zk.log4j.xml"},
+		{Producer{Container: "k", Framework: Log4j2}, "log4j2.properties", "k.log4j2.xml", "/opkit/log/k/k.log4j2.xml"},
+		{Producer{Container: "t", Framework: Logback}, "logback.xml", "t.logback.xml", "/opkit/log/t/t.logback.xml"},
+		{Producer{Container: "s", Framework: Python, LogDir: "/var/log/s", LogFile: "app.log", ConfigFile: "log.yaml"}, "log.yaml", "app.log", "/var/log/s/app.log"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.p.Framework), func(t *testing.T) {
+			require.Equal(t, tt.config, tt.p.ConfigFileName())
+			require.Equal(t, tt.logFile, tt.p.LogFileName())
+			require.Equal(t, tt.logFile2, tt.p.LogFilePath())
+		})
+	}
+}
+
+func TestValidateProducers(t *testing.T) {
+	tests := []struct {
+		name      string
+		producers []Producer
+		wantErr   []string
+	}{
+		{"distinct producers pass", []Producer{
+			{Container: "a", Framework: Log4j},
+			{Container: "b", Framework: Logback},
+		}, nil},
+		{"same container twice names both", []Producer{
+			{Container: "a", Framework: Log4j},
+			{Container: "a", Framework: Logback, LogDir: "/other"},
+		}, []string{`producers[1].container`, `container "a" is already configured by producers[0]`}},
+		{"same file twice names both", []Producer{
+			{Container: "a", Framework: Python, LogDir: "/logs", LogFile: "app.log"},
+			{Container: "b", Framework: Python, LogDir: "/logs", LogFile: "app.log"},
+		}, []string{"producers[1].logFile", `container "b" would write /logs/app.log`, `producers[0] (container "a")`}},
+		{"invalid fields", []Producer{
+			{Framework: "slf4j", LogDir: "relative", LogFile: "a/b"},
+		}, []string{"producers[0]", "container: must be set", `framework: "slf4j"`, `logDir: "relative" must be an absolute path`, `logFile: "a/b" must be a file name`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := ValidateProducers(tt.producers)
+			if tt.wantErr == nil {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			for _, want := range tt.wantErr {
+				require.Contains(t, err.Error(), want)
+			}
+		})
+	}
+}
