@@ -116,3 +116,39 @@ func TestAPIServerBoundsTheNumberOfRolesAndRoleGroups(t *testing.T) {
 		})
 	}
 }
+
+// gracefulShutdownTimeout is a Go duration; what Go cannot parse is refused
+// at admission, where the user sees it.
+func TestAPIServerValidatesGracefulShutdownTimeout(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+
+	tests := []struct {
+		value  string
+		accept bool
+	}{
+		{value: "30s", accept: true},
+		{value: "1m30s", accept: true},
+		{value: "1.5h", accept: true},
+		{value: "30"},
+		{value: "30 seconds"},
+		{value: "-5s"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.value, func(t *testing.T) {
+			spec := commonsv1alpha1.ClusterSpec{Roles: map[string]commonsv1alpha1.RoleSpec{"server": {
+				Config: &commonsv1alpha1.RoleGroupConfigSpec{GracefulShutdownTimeout: &tc.value},
+			}}}
+			err := cp.Client.Create(t.Context(), newCluster(ns, spec))
+			if tc.accept {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "gracefulShutdownTimeout") {
+				t.Fatalf("got %v, want an Invalid error naming gracefulShutdownTimeout", err)
+			}
+		})
+	}
+}

@@ -29,8 +29,11 @@ type RoleGroupConfigSpec struct {
 	Logging *LoggingSpec `json:"logging,omitempty"`
 
 	// GracefulShutdownTimeout is how long a pod may take to stop, as a Go
-	// duration ("30s", "2m"). It becomes terminationGracePeriodSeconds.
+	// duration ("30s", "2m"). It becomes terminationGracePeriodSeconds. The
+	// pattern refuses what Go cannot parse at admission, where the user sees
+	// it, instead of failing the role group's build later.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
 	GracefulShutdownTimeout *string `json:"gracefulShutdownTimeout,omitempty"`
 }
 
