@@ -83,7 +83,7 @@ func TestDecodeAffinityReportsEveryUnknownField(t *testing.T) {
 	_, err := DecodeAffinity(raw(`{"nodeAffinty":{},"podAfinity":{}}`))
 	require.Error(t, err)
 	var fields []string
-	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+	for _, e := range unwrapAll(err) {
 		var fe *FieldError
 		require.ErrorAs(t, e, &fe)
 		fields = append(fields, fe.Field)

@@ -116,7 +116,7 @@ func TestFoldCommonErrors(t *testing.T) {
 			require.Error(t, err)
 			require.Nil(t, got)
 			require.Nil(t, overrides)
-			errs := err.(interface{ Unwrap() []error }).Unwrap()
+			errs := unwrapAll(err)
 			require.Len(t, errs, len(tt.want))
 			for i, e := range errs {
 				var fe *FieldError
