@@ -21,13 +21,18 @@ var (
 // user writes them on the cluster resource, whichever layer supplied the
 // value; Source tells which one did.
 const (
-	FieldCustom          = "spec.image.custom"
-	FieldRepo            = "spec.image.repo"
-	FieldProductVersion  = "spec.image.productVersion"
+	// FieldRepo is the image repository.
+	FieldRepo = "spec.image.repo"
+	// FieldProductVersion is the product version, the tag's first part.
+	FieldProductVersion = "spec.image.productVersion"
+	// FieldPlatformVersion is the platform version, the tag's last part.
 	FieldPlatformVersion = "spec.image.platformVersion"
-	FieldPullPolicy      = "spec.image.pullPolicy"
-	FieldProductName     = "Options.ProductName"
-	FieldPlatformName    = "Options.PlatformName"
+	// FieldPullPolicy is the image pull policy.
+	FieldPullPolicy = "spec.image.pullPolicy"
+	// FieldProductName is Options.ProductName, the repository's last segment.
+	FieldProductName = "Options.ProductName"
+	// FieldPlatformName is Options.PlatformName, the platform in the tag.
+	FieldPlatformName = "Options.PlatformName"
 )
 
 // ValidationError reports an image that cannot be resolved because of what
