@@ -1,0 +1,63 @@
+package orphan
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/clock"
+)
+
+// Options configures a Cleaner. The zero value is usable: no grace period,
+// a 10-minute drain timeout polled every 5 seconds, no extra kinds, the real
+// clock and controller-runtime's metrics registry.
+type Options struct {
+	// GracePeriod delays the teardown of a removed role group: the group is
+	// marked pending deletion and left alone until the period has passed, so
+	// an accidental removal can be undone. Zero starts at once.
+	GracePeriod time.Duration
+
+	// DrainTimeout bounds the wait for a scaled-down StatefulSet's pods to be
+	// gone. After it the teardown goes on with pods still terminating, so a
+	// pod that never stops cannot strand the group. Zero means 10 minutes.
+	DrainTimeout time.Duration
+
+	// DrainPollInterval is how soon a pass asks to run again while a group is
+	// draining or being deleted. Zero means 5 seconds.
+	DrainPollInterval time.Duration
+
+	// ExtraKinds are the kinds of a product's extra role-group objects. Such
+	// objects are reclaimed after the StatefulSet when they carry the role
+	// group's labels and are controller-owned by the cluster resource.
+	ExtraKinds []schema.GroupVersionKind
+
+	// ManagedBy is the app.kubernetes.io/managed-by value the operator's
+	// objects carry. Empty means the api package's DefaultManagedBy.
+	ManagedBy string
+
+	// Clock tells the time. Nil means the real clock.
+	Clock clock.PassiveClock
+
+	// Registerer receives the cleaner's metrics. Nil means
+	// controller-runtime's metrics registry, which a manager serves.
+	Registerer prometheus.Registerer
+}
+
+// Defaults for the zero values of Options.
+const (
+	DefaultDrainTimeout      = 10 * time.Minute
+	DefaultDrainPollInterval = 5 * time.Second
+)
+
+func (o Options) withDefaults() Options {
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.DrainPollInterval <= 0 {
+		o.DrainPollInterval = DefaultDrainPollInterval
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	return o
+}
