@@ -1,0 +1,69 @@
+package apply_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/apply"
+)
+
+func TestNoOpPassMakesNoWrites(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	var objects []client.Object
+	for i := range 20 {
+		objects = append(objects, configMap(f.ns, "cm-"+string(rune('a'+i)), map[string]string{"k": "v"}, nil))
+	}
+	f.applyUntilReady(objects...)
+
+	before := f.counter.Snapshot()
+	res, err := f.r.Apply(t.Context(), &f.inv, objects)
+	require.NoError(t, err)
+	require.True(t, res.Ready)
+	delta := f.counter.Snapshot().Sub(before)
+	require.Equal(t, 0, delta.Writes(), "no-op pass wrote: %s", delta)
+	require.LessOrEqual(t, delta.Total(), len(objects), "no-op pass made more than one request per object: %s", delta)
+}
+
+func TestLiveEditIsRevertedOnNextPass(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	cm := configMap(f.ns, "edited", map[string]string{"k": "desired"}, nil)
+	f.applyUntilReady(cm)
+
+	// Someone else edits the object, as kubectl edit would.
+	live := &corev1.ConfigMap{}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(cm), live))
+	live.Data["k"] = "edited"
+	require.NoError(t, f.c.Update(t.Context(), live))
+
+	before := f.counter.Snapshot()
+	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{cm})
+	require.NoError(t, err)
+	require.True(t, res.Ready)
+	require.Equal(t, 1, f.counter.Snapshot().Sub(before).Writes())
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(cm), live))
+	if diff := cmp.Diff(map[string]string{"k": "desired"}, live.Data); diff != "" {
+		t.Fatalf("edit not reverted (-want +got):\n%s", diff)
+	}
+}
+
+func TestOneObjectChangeWritesOneObject(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	a := configMap(f.ns, "a", map[string]string{"k": "1"}, nil)
+	b := configMap(f.ns, "b", map[string]string{"k": "1"}, nil)
+	f.applyUntilReady(a, b)
+
+	b = configMap(f.ns, "b", map[string]string{"k": "2"}, nil)
+	before := f.counter.Snapshot()
+	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{a, b})
+	require.NoError(t, err)
+	require.True(t, res.Ready)
+	require.Equal(t, 1, f.counter.Snapshot().Sub(before).Writes())
+	live := &corev1.ConfigMap{}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(b), live))
+	require.Equal(t, "2", live.Data["k"])
+	require.Equal(t, f.inv.Find(schemaGK("", "ConfigMap"), f.ns, "b").Digest, live.Annotations[key(apply.AnnotationDigest)])
+}

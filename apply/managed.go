@@ -1,0 +1,85 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// IsDeletionAllowed reports whether Delete may start: not while instances
+// of a managed type (a type served by a CRD or APIService of the inventory,
+// or one of Options.AdditionalManagedTypes) exist that are not themselves
+// part of the inventory, because deleting the type would delete someone
+// else's objects. The reason names the first such instance. Types given
+// with Kind "*" are not checked, as enumerating their kinds needs
+// discovery.
+func (r *Reconciler) IsDeletionAllowed(ctx context.Context, inv Inventory) (bool, string, error) {
+	var types []TypeInfo
+	for _, it := range inv {
+		types = append(types, it.ManagedTypes...)
+	}
+	types = append(types, r.opts.AdditionalManagedTypes...)
+	var foreign []string
+	_, err := r.countInstances(ctx, types, func(gk schema.GroupKind, m metav1.PartialObjectMetadata) {
+		if inv.Find(gk, m.Namespace, m.Name) == nil {
+			foreign = append(foreign, objectName(gk, m.Namespace, m.Name))
+		}
+	})
+	if err != nil {
+		return false, "", err
+	}
+	if len(foreign) > 0 {
+		slices.Sort(foreign)
+		return false, fmt.Sprintf("%d instance(s) of managed types not created by this owner exist, e.g. %s", len(foreign), foreign[0]), nil
+	}
+	return true, "", nil
+}
+
+// countInstances counts the instances of the given types across all
+// namespaces, calling visit for each. A type the server does not serve has
+// none.
+func (r *Reconciler) countInstances(ctx context.Context, types []TypeInfo, visit func(schema.GroupKind, metav1.PartialObjectMetadata)) (int, error) {
+	n := 0
+	for _, t := range types {
+		if t.Kind == "*" {
+			continue
+		}
+		gk := schema.GroupKind{Group: t.Group, Kind: t.Kind}
+		mapping, err := r.mapper.RESTMapping(gk)
+		if isNoMatch(err) {
+			continue
+		}
+		if err != nil {
+			return n, fmt.Errorf("finding %s: %w", gk, err)
+		}
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(mapping.GroupVersionKind.GroupVersion().WithKind(t.Kind + "List"))
+		if err := r.reader.List(ctx, list); err != nil {
+			if isNoMatch(err) {
+				continue
+			}
+			return n, fmt.Errorf("listing %s: %w", gk, err)
+		}
+		for _, m := range list.Items {
+			n++
+			if visit != nil {
+				visit(gk, m)
+			}
+		}
+	}
+	return n, nil
+}
+
+func isNoMatch(err error) bool {
+	if err == nil {
+		return false
+	}
+	var kind *meta.NoKindMatchError
+	var res *meta.NoResourceMatchError
+	return errors.As(err, &kind) || errors.As(err, &res) || meta.IsNoMatchError(err)
+}

@@ -1,0 +1,81 @@
+package apply
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
+)
+
+var gkJob = schema.GroupKind{Group: "batch", Kind: "Job"}
+
+// readiness computes the status of a live object: kstatus, with stricter
+// rules for CRDs, APIServices and Jobs, and the object's status hint.
+func readiness(live *unstructured.Unstructured, hint statusHint) (kstatus.Status, error) {
+	if live.GetDeletionTimestamp() != nil {
+		return kstatus.TerminatingStatus, nil
+	}
+	conds, err := kstatus.GetObjectWithConditions(live.Object)
+	if err != nil {
+		return kstatus.UnknownStatus, fmt.Errorf("reading conditions: %w", err)
+	}
+	isTrue := func(t string) bool {
+		for _, c := range conds.Status.Conditions {
+			if c.Type == t {
+				return c.Status == corev1.ConditionTrue
+			}
+		}
+		return false
+	}
+	var st kstatus.Status
+	switch live.GroupVersionKind().GroupKind() {
+	case gkCRD:
+		st = statusIf(isTrue("Established") && isTrue("NamesAccepted"))
+	case gkAPIService:
+		st = statusIf(isTrue("Available"))
+	case gkJob:
+		// kstatus calls a started Job current; a dependent waiting for a Job
+		// needs its work done.
+		switch {
+		case isTrue("Complete"):
+			st = kstatus.CurrentStatus
+		case isTrue("Failed"):
+			st = kstatus.FailedStatus
+		default:
+			st = kstatus.InProgressStatus
+		}
+	default:
+		res, err := kstatus.Compute(live)
+		if err != nil {
+			return kstatus.UnknownStatus, fmt.Errorf("computing status: %w", err)
+		}
+		st = res.Status
+	}
+	if st != kstatus.CurrentStatus {
+		return st, nil
+	}
+	if hint.observedGeneration {
+		og, found, _ := unstructured.NestedInt64(live.Object, "status", "observedGeneration")
+		if !found || og != live.GetGeneration() {
+			return kstatus.InProgressStatus, nil
+		}
+	}
+	if hint.readyCondition && !isTrue("Ready") {
+		return kstatus.InProgressStatus, nil
+	}
+	for _, c := range hint.conditions {
+		if !isTrue(c) {
+			return kstatus.InProgressStatus, nil
+		}
+	}
+	return kstatus.CurrentStatus, nil
+}
+
+func statusIf(ok bool) kstatus.Status {
+	if ok {
+		return kstatus.CurrentStatus
+	}
+	return kstatus.InProgressStatus
+}
