@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/magiconair/properties v1.8.10
 	github.com/opkit-dev/opkit/api v0.0.0
 	github.com/opkit-dev/opkit/testkit v0.0.0
 	github.com/stretchr/testify v1.12.1

@@ -40,7 +40,9 @@ func TestApplyPodOverrides(t *testing.T) {
 		{
 			name:   "env value replaces valueFrom",
 			layers: []string{`{"spec":{"containers":[{"name":"main","env":[{"name":"POD","value":"fixed"}]}]}}`},
-			want:   func(p *corev1.PodTemplateSpec) { p.Spec.Containers[0].Env[0] = corev1.EnvVar{Name: "POD", Value: "fixed"} },
+			want: func(p *corev1.PodTemplateSpec) {
+				p.Spec.Containers[0].Env[0] = corev1.EnvVar{Name: "POD", Value: "fixed"}
+			},
 		},
 		{
 			name:   "env valueFrom replaces value",
@@ -182,7 +184,7 @@ func TestStatefulSetPodOverrides(t *testing.T) {
 	marker := RoleGroupMarkerLabelKey("prod", "default")
 	t.Run("selector labels re-asserted, user labels kept", func(t *testing.T) {
 		sts, err := NewStatefulSet(scope, corev1.Container{Name: "main"}).WithPodOverrides(
-			[]byte(`{"metadata":{"labels":{"app.kubernetes.io/instance":"hijack","`+marker+`":null,"extra":"yes"}}}`),
+			[]byte(`{"metadata":{"labels":{"app.kubernetes.io/instance":"hijack","` + marker + `":null,"extra":"yes"}}}`),
 		).Build()
 		require.NoError(t, err)
 		want := scope.Labels()
