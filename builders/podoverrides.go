@@ -25,14 +25,14 @@ import (
 // *ValidationError whose Field starts with "podOverrides": a volumeMount at
 // a mountPath where the built template mounts another volume (strategic
 // merge keys mounts by path, so it would displace the framework's volume),
-// and a volumeMount naming a volume the pod does not declare. Mounting at a
+// and a volumeMount naming a volume the pod does not declare (added by an
+// override, or left behind by one that deleted its volume). Mounting at a
 // new path is fine. A layer that is not a PodTemplateSpec is a
 // *ValidationError too.
 func ApplyPodOverrides(template *corev1.PodTemplateSpec, claimVolumes []string, layers ...[]byte) (*corev1.PodTemplateSpec, []error) {
 	current := template.DeepCopy()
 	owned := mountIndex(current)
 	var errs []error
-	var added []mountRef
 	for i, layer := range layers {
 		if len(layer) == 0 {
 			continue
@@ -62,9 +62,8 @@ func ApplyPodOverrides(template *corev1.PodTemplateSpec, claimVolumes []string, 
 			continue
 		}
 		current = merged
-		added = append(added, refs...)
 	}
-	errs = append(errs, undeclaredMounts(current, claimVolumes, added)...)
+	errs = append(errs, undeclaredMounts(template, current, claimVolumes)...)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -129,27 +128,38 @@ func mountsOf(t *corev1.PodTemplateSpec) []mountRef {
 	return refs
 }
 
-// undeclaredMounts reports mounts an override added whose volume the final
-// pod does not declare.
-func undeclaredMounts(t *corev1.PodTemplateSpec, claimVolumes []string, added []mountRef) []error {
-	declared := map[string]bool{}
-	for _, v := range t.Spec.Volumes {
-		declared[v.Name] = true
+// undeclaredMounts reports mounts of the merged template whose volume the
+// pod does not declare, unless the built template already had that mount
+// (then the product, not the override, is at fault). This catches both a
+// mount an override added and a volume an override deleted.
+func undeclaredMounts(base, merged *corev1.PodTemplateSpec, claimVolumes []string) []error {
+	dangling := func(t *corev1.PodTemplateSpec) []mountRef {
+		declared := map[string]bool{}
+		for _, v := range t.Spec.Volumes {
+			declared[v.Name] = true
+		}
+		for _, c := range claimVolumes {
+			declared[c] = true
+		}
+		var refs []mountRef
+		for _, ref := range mountsOf(t) {
+			if !declared[ref.volume] {
+				refs = append(refs, ref)
+			}
+		}
+		return refs
 	}
-	for _, c := range claimVolumes {
-		declared[c] = true
+	already := map[mountRef]bool{}
+	for _, ref := range dangling(base) {
+		already[ref] = true
 	}
-	final := mountIndex(t)
 	var errs []error
-	seen := map[string]bool{}
-	for _, ref := range added {
-		vol, still := final[ref.key()]
-		if !still || declared[vol] || seen[ref.key()] {
+	for _, ref := range dangling(merged) {
+		if already[ref] {
 			continue
 		}
-		seen[ref.key()] = true
 		errs = append(errs, validationErrorf(ref.field(),
-			"volume %q mounted at %s is not a volume of the pod; declare it in podOverrides.spec.volumes", vol, ref.mountPath))
+			"volume %q mounted at %s is not a volume of the pod; declare it in podOverrides.spec.volumes", ref.volume, ref.mountPath))
 	}
 	return errs
 }

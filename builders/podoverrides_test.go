@@ -150,6 +150,12 @@ func TestApplyPodOverridesViolations(t *testing.T) {
 				Message: `volume "ghost" mounted at /ghost is not a volume of the pod; declare it in podOverrides.spec.volumes`}},
 		},
 		{
+			name:  "volume deleted from under the framework's mount",
+			layer: `{"spec":{"volumes":[{"name":"config","$patch":"delete"}]}}`,
+			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]",
+				Message: `volume "config" mounted at /opkit/config is not a volume of the pod; declare it in podOverrides.spec.volumes`}},
+		},
+		{
 			name:   "a claim template backs a mount",
 			layer:  `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"data","mountPath":"/more"}]}]}}`,
 			claims: []string{"data"},
