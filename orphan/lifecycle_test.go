@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -255,4 +256,35 @@ func TestRemovedRolePDBIsReclaimedByItsSlotLabel(t *testing.T) {
 		require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(p), p), "%s must survive", p.GetName())
 		require.Nil(t, p.GetDeletionTimestamp())
 	}
+}
+
+func TestRegisteredExtraKindsAreReclaimedAfterTheStatefulSet(t *testing.T) {
+	f := newFixture(t, nil)
+	f.applyGroup(retired, groupOptions{replicas: 0})
+	labels := f.scope(retired).Labels()
+	extra := &corev1.Secret{ObjectMeta: meta(f.ns, "listener-old", labels)}
+	f.own(extra)
+	unowned := &corev1.Secret{ObjectMeta: meta(f.ns, "stray-old", labels)}
+	require.NoError(t, f.c.Create(t.Context(), unowned))
+
+	cleaner, _ := newCleaner(t, f, orphan.Options{ExtraKinds: []schema.GroupVersionKind{corev1.SchemeGroupVersion.WithKind("Secret")}})
+	in := orphan.Input{Owner: f.cluster, Ledger: []v1alpha1.RoleGroupRef{retired}}
+	_, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
+		res, err := cleaner.Clean(ctx, in)
+		if err != nil {
+			return "", false, err
+		}
+		present := f.present(retired)
+		gone := client.IgnoreNotFound(f.c.Get(ctx, client.ObjectKeyFromObject(extra), &corev1.Secret{})) == nil &&
+			f.c.Get(ctx, client.ObjectKeyFromObject(extra), &corev1.Secret{}) != nil
+		if gone {
+			require.NotContains(t, present, "statefulset", "extras go after the StatefulSet")
+		} else {
+			require.NotEqual(t, []string{"service", "headless", "metrics"}, present, "extras go before the ConfigMap")
+		}
+		return strings.Join(present, " "), len(res.Reclaimed) == 1, nil
+	}, 60*time.Second)
+	require.NoError(t, err)
+	require.Error(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(extra), &corev1.Secret{}), "the extra object is deleted")
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(unowned), &corev1.Secret{}), "an unowned look-alike survives")
 }
