@@ -16,14 +16,16 @@ GOTEST_FLAGS ?=
 .PHONY: all
 all: verify test
 
-## test: run every module's tests (builds the control-plane assets on first use);
-## reports every failing module and fails if any did.
+## test: run every module's tests, then each fuzz target briefly (FUZZTIME,
+## default 5s); builds the control-plane assets on first use; reports every
+## failing module and fails if any did.
 .PHONY: test
 test: k8s-assets
 	@failed=(); \
 	for m in $(MODULES); do \
 		echo "=== module $$m"; \
-		if ! (cd $$m && GOWORK=off $(GO) test $(GOTEST_FLAGS) ./...); then failed+=("$$m"); fi; \
+		if ! (cd $$m && GOWORK=off $(GO) test $(GOTEST_FLAGS) ./...); then failed+=("$$m"); \
+		elif ! hack/fuzz-brief.sh $$m; then failed+=("$$m (fuzz)"); fi; \
 	done; \
 	if (( $${#failed[@]} )); then echo "FAILED modules: $${failed[*]}"; exit 1; fi; \
 	echo "all $(words $(MODULES)) modules passed"
