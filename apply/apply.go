@@ -120,8 +120,8 @@ func (r *Reconciler) applyWave(ctx context.Context, p *pass, inv *Inventory, wav
 			continue
 		}
 		it := inv.Find(d.gvk.GroupKind(), d.u.GetNamespace(), d.u.GetName())
-		if it.Phase == PhaseCompleted && it.Digest == d.digest {
-			continue
+		if (it.Phase == PhaseCompleted || it.Phase == PhaseCompleting) && it.Digest == d.digest {
+			continue // purged: only a changed object runs again
 		}
 		fields, err := r.applyObject(ctx, p, d, it)
 		if len(fields) > 0 {

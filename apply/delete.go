@@ -42,6 +42,7 @@ func (r *Reconciler) deleteItems(ctx context.Context, inv *Inventory, items []*I
 		steps = append(steps, deleteStep{item: it, order: it.DeleteOrder, priority: deletePriority(it.GroupKind(), r.isManagedInstance(*inv, it))})
 	}
 	sortForDelete(steps)
+	deferred := false
 	for i := 0; i < len(steps); {
 		j := i
 		for j < len(steps) && steps[j].order == steps[i].order {
@@ -50,6 +51,12 @@ func (r *Reconciler) deleteItems(ctx context.Context, inv *Inventory, items []*I
 		var errs []error
 		pending := false
 		for _, s := range steps[i:j] {
+			if s.item.GroupKind() == gkNamespace && r.namespaceInUse(*inv, s.item) {
+				// Deferred, not blocking: what uses it may sit in a later
+				// wave. It is deleted on the pass after they are gone.
+				deferred = true
+				continue
+			}
 			gone, err := r.deleteItem(ctx, inv, s.item)
 			if err != nil {
 				errs = append(errs, err)
@@ -65,15 +72,12 @@ func (r *Reconciler) deleteItems(ctx context.Context, inv *Inventory, items []*I
 		}
 		i = j
 	}
-	return true, nil
+	return !deferred, nil
 }
 
 // deleteItem moves one object towards deletion and reports whether it is
 // gone (or no longer ours to delete).
 func (r *Reconciler) deleteItem(ctx context.Context, inv *Inventory, it *InventoryItem) (bool, error) {
-	if it.GroupKind() == gkNamespace && r.namespaceInUse(*inv, it.Name) {
-		return false, nil
-	}
 	ref := &unstructured.Unstructured{}
 	ref.SetGroupVersionKind(it.GroupVersionKind())
 	ref.SetNamespace(it.Namespace)
@@ -133,9 +137,9 @@ func (r *Reconciler) forget(inv *Inventory, it *InventoryItem) {
 }
 
 // namespaceInUse reports whether another item of the inventory lives in
-// the namespace.
-func (r *Reconciler) namespaceInUse(inv Inventory, ns string) bool {
-	return slices.ContainsFunc(inv, func(x *InventoryItem) bool { return x.Namespace == ns })
+// the namespace item ns.
+func (r *Reconciler) namespaceInUse(inv Inventory, ns *InventoryItem) bool {
+	return slices.ContainsFunc(inv, func(x *InventoryItem) bool { return x.Namespace == ns.Name })
 }
 
 // isManagedInstance reports whether it is an instance of a type served by

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/util/csaupgrade"
+	"k8s.io/client-go/util/retry"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -41,24 +42,42 @@ func (r *Reconciler) applyObject(ctx context.Context, p *pass, d *desired, item 
 	if !r.drifted(ctx, d, item, &live) {
 		return nil, r.observe(live, d, item)
 	}
-	want := d.u.DeepCopy()
-	r.stamp(want, d.digest)
-	preserved, err := preserveImmutable(live, want)
-	if err != nil {
-		return nil, err
+	if d.settings.update == UpdatePolicyRecreate {
+		return nil, r.deleteLive(ctx, live, item, ReasonUpdated)
 	}
+	var (
+		preserved []string
+		written   *unstructured.Unstructured
+		attempt   int
+	)
+	// A controller may write the object (its status, say) between our read
+	// and our update; such a conflict is retried with a fresh read.
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if attempt++; attempt > 1 {
+			fresh, err := r.get(ctx, r.reader, d.u)
+			if err != nil || fresh == nil {
+				return fmt.Errorf("re-reading after a conflict: %w", err)
+			}
+			if err := r.mayTouch(fresh, d.settings.adoption, d.ref); err != nil {
+				return err
+			}
+			live = fresh
+		}
+		want := d.u.DeepCopy()
+		r.stamp(want, d.digest)
+		var err error
+		if preserved, err = preserveImmutable(live, want); err != nil {
+			return err
+		}
+		if d.settings.update == UpdatePolicySSAMerge || d.settings.update == UpdatePolicySSAOverride {
+			written, err = r.serverSideApply(ctx, live, want, d.settings.update == UpdatePolicySSAOverride)
+			return err
+		}
+		written = replaced(live, want, r.prefix)
+		return r.client.Update(ctx, written, client.FieldOwner(r.opts.FieldOwner))
+	})
 	if len(preserved) > 0 {
 		r.event(live, true, ReasonImmutableFieldIgnored, "Update", "fields that cannot change were kept: %s", strings.Join(preserved, ", "))
-	}
-	var written *unstructured.Unstructured
-	switch d.settings.update {
-	case UpdatePolicyRecreate:
-		return preserved, r.deleteLive(ctx, live, item, ReasonUpdated)
-	case UpdatePolicySSAMerge, UpdatePolicySSAOverride:
-		written, err = r.serverSideApply(ctx, live, want, d.settings.update == UpdatePolicySSAOverride)
-	default:
-		written = replaced(live, want, r.prefix)
-		err = r.client.Update(ctx, written, client.FieldOwner(r.opts.FieldOwner))
 	}
 	if err != nil {
 		r.event(live, true, ReasonFailed, "Update", "update failed: %v", err)
