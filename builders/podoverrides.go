@@ -3,7 +3,9 @@ package builders
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -63,6 +65,7 @@ func ApplyPodOverrides(template *corev1.PodTemplateSpec, claimVolumes []string, 
 		}
 		current = merged
 	}
+	errs = append(errs, removedMounts(owned, current)...)
 	errs = append(errs, undeclaredMounts(template, current, claimVolumes)...)
 	if len(errs) > 0 {
 		return nil, errs
@@ -126,6 +129,27 @@ func mountsOf(t *corev1.PodTemplateSpec) []mountRef {
 		return 0
 	})
 	return refs
+}
+
+// removedMounts reports framework mounts that the merged template no longer
+// has: a layer replacing a container's whole volumeMounts list (or deleting
+// a mount) takes the framework's volume away from the container as surely
+// as displacing it.
+func removedMounts(owned map[string]string, merged *corev1.PodTemplateSpec) []error {
+	now := mountIndex(merged)
+	var errs []error
+	for _, key := range slices.Sorted(maps.Keys(owned)) {
+		if _, ok := now[key]; ok {
+			continue
+		}
+		list, rest, _ := strings.Cut(key, "/")
+		container, mountPath, _ := strings.Cut(rest, "/")
+		ref := mountRef{list: list, container: container, mountPath: mountPath, volume: owned[key]}
+		errs = append(errs, validationErrorf(ref.field(),
+			"podOverrides removes the framework's mount of volume %q at %s; add your mounts beside it instead of replacing the list",
+			ref.volume, ref.mountPath))
+	}
+	return errs
 }
 
 // undeclaredMounts reports mounts of the merged template whose volume the

@@ -156,6 +156,12 @@ func TestApplyPodOverridesViolations(t *testing.T) {
 				Message: `volume "config" mounted at /opkit/config is not a volume of the pod; declare it in podOverrides.spec.volumes`}},
 		},
 		{
+			name:  "mount list replaced wholesale",
+			layer: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"$patch":"replace"},{"name":"config","mountPath":"/elsewhere"}]}]}}`,
+			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]",
+				Message: `podOverrides removes the framework's mount of volume "config" at /opkit/config; add your mounts beside it instead of replacing the list`}},
+		},
+		{
 			name:   "a claim template backs a mount",
 			layer:  `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"data","mountPath":"/more"}]}]}}`,
 			claims: []string{"data"},
