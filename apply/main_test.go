@@ -31,7 +31,7 @@ const name = "demo.operators.opkit.dev"
 type fixture struct {
 	t       *testing.T
 	ns      string
-	c       client.Client
+	c       client.WithWatch
 	counter *apicount.Counter
 	r       *apply.Reconciler
 	inv     apply.Inventory
@@ -44,7 +44,7 @@ func newFixture(t *testing.T, ownerID string, opts apply.Options) *fixture {
 	counter := apicount.New()
 	cfg := rest.CopyConfig(cp.Config)
 	cfg.Wrap(counter.WrapTransport)
-	c, err := client.New(cfg, client.Options{Scheme: cp.Client.Scheme()})
+	c, err := client.NewWithWatch(cfg, client.Options{Scheme: cp.Client.Scheme()})
 	require.NoError(t, err)
 	if opts.DefaultNamespace == "" {
 		opts.DefaultNamespace = ns
