@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
@@ -109,7 +110,19 @@ func (r *Reconciler) deleteItem(ctx context.Context, inv *Inventory, it *Invento
 		it.Phase = PhaseDeleting
 		return false, nil
 	}
-	return false, r.deleteLive(ctx, live, it, ReasonDeleted)
+	if err := r.deleteLive(ctx, live, it, ReasonDeleted); err != nil {
+		return false, err
+	}
+	return goneOnDelete(live), nil
+}
+
+// goneOnDelete reports whether a successful delete removed the object at
+// once, sparing a read to confirm it: true without finalizers, except for
+// kinds whose deletion is always asynchronous (namespaces are emptied first,
+// pods terminate gracefully).
+func goneOnDelete(live *unstructured.Unstructured) bool {
+	gk := live.GroupVersionKind().GroupKind()
+	return len(live.GetFinalizers()) == 0 && gk != gkNamespace && gk != (schema.GroupKind{Kind: "Pod"})
 }
 
 // deleteLive deletes exactly the object that was read: the UID and

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/apply"
@@ -24,21 +26,42 @@ func exists(t *testing.T, f *fixture, obj client.Object) bool {
 }
 
 func TestDeleteWavesFollowDeleteOrder(t *testing.T) {
-	f := newFixture(t, "owner-a", apply.Options{})
-	// Apply order and delete order are independent.
+	recorder := events.NewFakeRecorder(100)
+	f := newFixture(t, "owner-a", apply.Options{Recorder: recorder})
+	// Apply order and delete order are independent. A finalizer held by
+	// someone else keeps the first delete wave from finishing.
 	early := configMap(f.ns, "early", nil, map[string]string{key(apply.AnnotationApplyOrder): "5", key(apply.AnnotationDeleteOrder): "-1"})
+	early.Finalizers = []string{"example.com/hold"}
 	late := configMap(f.ns, "late", nil, map[string]string{key(apply.AnnotationDeleteOrder): "3"})
 	f.applyUntilReady(early, late)
+	for len(recorder.Events) > 0 {
+		<-recorder.Events
+	}
 
 	done, err := f.r.Delete(t.Context(), &f.inv)
 	require.NoError(t, err)
 	require.False(t, done)
-	require.False(t, exists(t, f, early))
+	live := &corev1.ConfigMap{}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(early), live))
+	require.NotNil(t, live.DeletionTimestamp)
 	require.True(t, exists(t, f, late), "a later delete wave started before the earlier one was gone")
 
+	live.Finalizers = nil
+	require.NoError(t, f.c.Update(t.Context(), live))
 	f.deleteUntilDone()
 	require.False(t, exists(t, f, late))
 	require.Empty(t, f.inv)
+	var got []string
+	for len(recorder.Events) > 0 {
+		got = append(got, <-recorder.Events)
+	}
+	want := []string{
+		"Normal Deleted deleted ConfigMap " + f.ns + "/early",
+		"Normal Deleted deleted ConfigMap " + f.ns + "/late",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
 }
 
 func TestObsoleteObjectsAreDeleted(t *testing.T) {
