@@ -46,6 +46,12 @@ func (r *Reconciler) staticDrift(d *desired, item *InventoryItem, live *unstruct
 	if live.GetLabels()[r.prefix+AnnotationOwnerID] != ownerLabelValue(r.ownerID) {
 		return true
 	}
+	// Metadata edits do not bump the generation: compare what we state.
+	// Additions by others are fine (the server and other controllers add
+	// labels and annotations legitimately).
+	if !subset(d.u.GetLabels(), live.GetLabels()) || !subset(d.u.GetAnnotations(), live.GetAnnotations()) {
+		return true
+	}
 	if r.opts.ReapplyInterval > 0 && item.LastAppliedAt != nil &&
 		r.opts.Clock.Since(item.LastAppliedAt.Time) >= r.opts.ReapplyInterval {
 		return true
@@ -59,4 +65,14 @@ func (r *Reconciler) liveChanged(item *InventoryItem, live *unstructured.Unstruc
 		return live.GetGeneration() != item.Generation
 	}
 	return live.GetResourceVersion() != item.ResourceVersion
+}
+
+// subset reports whether every entry of want is in have.
+func subset(want, have map[string]string) bool {
+	for k, v := range want {
+		if got, ok := have[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
 }

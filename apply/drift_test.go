@@ -5,7 +5,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/apply"
@@ -66,4 +68,18 @@ func TestOneObjectChangeWritesOneObject(t *testing.T) {
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(b), live))
 	require.Equal(t, "2", live.Data["k"])
 	require.Equal(t, f.inv.Find(schemaGK("", "ConfigMap"), f.ns, "b").Digest, live.Annotations[key(apply.AnnotationDigest)])
+}
+
+func TestMetadataEditOfGenerationTrackedObjectIsReverted(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	deploy := deployment(f.ns, "web", nil)
+	deploy.Labels = map[string]string{"tier": "web"}
+	f.applyUntilReady(deploy)
+
+	// Label edits do not change the generation.
+	live := &appsv1.Deployment{}
+	require.NoError(t, f.c.Patch(t.Context(), deployment(f.ns, "web", nil), client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"labels":{"tier":null}}}`))))
+	f.applyUntilReady(deploy)
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(deploy), live))
+	require.Equal(t, "web", live.Labels["tier"])
 }

@@ -64,8 +64,12 @@ func statefulSet(ns, name, storage string) *appsv1.StatefulSet {
 // forcingFixture writes every object on every pass: the fake clock passes
 // the reapply interval before each pass, so the update path always runs.
 func forcingFixture(t *testing.T) (*fixture, *clocktesting.FakeClock) {
+	return forcingFixtureWith(t, apply.UpdatePolicyReplace)
+}
+
+func forcingFixtureWith(t *testing.T, update apply.UpdatePolicy) (*fixture, *clocktesting.FakeClock) {
 	clk := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	return newFixture(t, "owner-a", apply.Options{Clock: clk, ReapplyInterval: time.Minute}), clk
+	return newFixture(t, "owner-a", apply.Options{Clock: clk, ReapplyInterval: time.Minute, UpdatePolicy: update}), clk
 }
 
 func (f *fixture) applyOnce(clk *clocktesting.FakeClock, objects ...client.Object) apply.Result {
@@ -93,10 +97,16 @@ func TestStorageResizeIsReportedAndNotApplied(t *testing.T) {
 }
 
 func TestUnchangedStatefulSetIsNeverReported(t *testing.T) {
-	f, clk := forcingFixture(t)
-	for pass := range 10 {
-		res := f.applyOnce(clk, statefulSet(f.ns, "db", "1Gi"))
-		require.Empty(t, res.IgnoredFields, "pass %d", pass)
+	for _, policy := range []apply.UpdatePolicy{apply.UpdatePolicyReplace, apply.UpdatePolicySSAMerge, apply.UpdatePolicySSAOverride} {
+		t.Run(string(policy), func(t *testing.T) {
+			f, clk := forcingFixtureWith(t, policy)
+			for pass := range 10 {
+				res := f.applyOnce(clk, statefulSet(f.ns, "db", "1Gi"))
+				require.Empty(t, res.IgnoredFields, "pass %d", pass)
+			}
+			res := f.applyOnce(clk, statefulSet(f.ns, "db", "5Gi"))
+			require.Len(t, res.IgnoredFields, 1, "a resize must still be reported")
+		})
 	}
 }
 
