@@ -183,3 +183,28 @@ func TestServiceKeepsAllocatedFields(t *testing.T) {
 	require.Equal(t, before.Spec.ClusterIP, after.Spec.ClusterIP)
 	require.Equal(t, before.Spec.Ports[0].NodePort, after.Spec.Ports[0].NodePort)
 }
+
+func TestClaimKeepsItsSpec(t *testing.T) {
+	f, clk := forcingFixture(t)
+	pvc := func(mode corev1.PersistentVolumeAccessMode) *corev1.PersistentVolumeClaim {
+		return &corev1.PersistentVolumeClaim{
+			ObjectMeta: metav1.ObjectMeta{Namespace: f.ns, Name: "data"},
+			Spec: corev1.PersistentVolumeClaimSpec{
+				AccessModes: []corev1.PersistentVolumeAccessMode{mode},
+				Resources:   corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1Gi")}},
+			},
+		}
+	}
+	f.applyOnce(clk, pvc(corev1.ReadWriteOnce))
+	res := f.applyOnce(clk, pvc(corev1.ReadWriteOnce))
+	require.Empty(t, res.IgnoredFields, "server-filled fields reported")
+
+	res = f.applyOnce(clk, pvc(corev1.ReadWriteMany))
+	want := []apply.IgnoredFields{{Object: "PersistentVolumeClaim " + f.ns + "/data", Fields: []string{"spec"}}}
+	if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+		t.Errorf("ignored fields (-want +got):\n%s", diff)
+	}
+	live := &corev1.PersistentVolumeClaim{}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: "data"}, live))
+	require.Equal(t, []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}, live.Spec.AccessModes)
+}

@@ -55,8 +55,11 @@ func (r *Reconciler) applyObject(ctx context.Context, p *pass, d *desired, item 
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if attempt++; attempt > 1 {
 			fresh, err := r.get(ctx, r.reader, d.u)
-			if err != nil || fresh == nil {
+			if err != nil {
 				return fmt.Errorf("re-reading after a conflict: %w", err)
+			}
+			if fresh == nil {
+				return &RetriableError{Err: fmt.Errorf("%s disappeared while being updated", d.ref)}
 			}
 			if err := r.mayTouch(fresh, d.settings.adoption, d.ref); err != nil {
 				return err
@@ -65,6 +68,7 @@ func (r *Reconciler) applyObject(ctx context.Context, p *pass, d *desired, item 
 		}
 		want := d.u.DeepCopy()
 		r.stamp(want, d.digest)
+		r.addTypeFinalizer(want)
 		var err error
 		if preserved, err = preserveImmutable(live, want); err != nil {
 			return err
@@ -94,9 +98,7 @@ func (r *Reconciler) create(ctx context.Context, p *pass, d *desired, item *Inve
 	}
 	want := d.u.DeepCopy()
 	r.stamp(want, d.digest)
-	if d.gvk.GroupKind() == gkCRD || d.gvk.GroupKind() == gkAPIService {
-		controllerutil.AddFinalizer(want, r.opts.Finalizer)
-	}
+	r.addTypeFinalizer(want)
 	if err := r.client.Create(ctx, want, client.FieldOwner(r.opts.FieldOwner)); err != nil {
 		r.event(d.u, true, ReasonFailed, "Create", "create failed: %v", err)
 		return fmt.Errorf("creating %s: %w", d.ref, err)
@@ -171,4 +173,13 @@ func (r *Reconciler) get(ctx context.Context, rd client.Reader, u *unstructured.
 		return nil, fmt.Errorf("reading %s: %w", objectName(u.GroupVersionKind().GroupKind(), u.GetNamespace(), u.GetName()), err)
 	}
 	return live, nil
+}
+
+// addTypeFinalizer puts the reconciler's finalizer on a CRD or APIService,
+// so that deleting the type by hand cannot take instances with it before
+// the reconciler has seen none remain.
+func (r *Reconciler) addTypeFinalizer(u *unstructured.Unstructured) {
+	if gk := u.GroupVersionKind().GroupKind(); gk == gkCRD || gk == gkAPIService {
+		controllerutil.AddFinalizer(u, r.opts.Finalizer)
+	}
 }
