@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -45,10 +47,11 @@ func (r *Reconciler) IsDeletionAllowed(ctx context.Context, inv Inventory) (bool
 // none.
 func (r *Reconciler) countInstances(ctx context.Context, types []TypeInfo, visit func(schema.GroupKind, metav1.PartialObjectMetadata)) (int, error) {
 	n := 0
+	types, err := r.expandKinds(types)
+	if err != nil {
+		return 0, err
+	}
 	for _, t := range types {
-		if t.Kind == "*" {
-			continue
-		}
 		gk := schema.GroupKind{Group: t.Group, Kind: t.Kind}
 		mapping, err := r.mapper.RESTMapping(gk)
 		if isNoMatch(err) {
@@ -82,4 +85,33 @@ func isNoMatch(err error) bool {
 	var kind *meta.NoKindMatchError
 	var res *meta.NoResourceMatchError
 	return errors.As(err, &kind) || errors.As(err, &res) || meta.IsNoMatchError(err)
+}
+
+// expandKinds replaces types with Kind "*" by the kinds discovery lists for
+// their group and version, dropping them without discovery.
+func (r *Reconciler) expandKinds(types []TypeInfo) ([]TypeInfo, error) {
+	var out []TypeInfo
+	for _, t := range types {
+		if t.Kind != "*" {
+			out = append(out, t)
+			continue
+		}
+		if r.opts.Discovery == nil {
+			continue
+		}
+		gv := schema.GroupVersion{Group: t.Group, Version: t.Version}
+		list, err := r.opts.Discovery.ServerResourcesForGroupVersion(gv.String())
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("discovering the kinds of %s: %w", gv, err)
+		}
+		for _, res := range list.APIResources {
+			if !strings.Contains(res.Name, "/") && slices.Contains(res.Verbs, "list") {
+				out = append(out, TypeInfo{Group: t.Group, Version: t.Version, Kind: res.Kind})
+			}
+		}
+	}
+	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/apply"
@@ -102,4 +103,41 @@ func TestManagedTypesAndStatusHint(t *testing.T) {
 
 	require.NoError(t, f.c.Delete(t.Context(), foreign))
 	f.deleteUntilDone()
+}
+
+func TestAdditionalManagedTypesBlockDeletion(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	group := f.ns + ".extra.opkit.dev"
+	crd := widgetCRD(group)
+	require.NoError(t, f.c.Create(t.Context(), crd))
+	t.Cleanup(func() { _ = f.c.Delete(context.Background(), crd) })
+	foreign := widget(group, f.ns, "foreign", nil)
+	_, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
+		err := f.c.Create(ctx, foreign.DeepCopy())
+		return "created", err == nil, err
+	}, time.Minute)
+	require.NoError(t, err)
+
+	disco, err := discovery.NewDiscoveryClientForConfig(env.Require(t).Config)
+	require.NoError(t, err)
+	tests := []struct {
+		name        string
+		types       []apply.TypeInfo
+		discovery   discovery.DiscoveryInterface
+		wantAllowed bool
+	}{
+		{name: "named kind", types: []apply.TypeInfo{{Group: group, Kind: "Widget"}}, wantAllowed: false},
+		{name: "all kinds with discovery", types: []apply.TypeInfo{{Group: group, Version: "v1", Kind: "*"}}, discovery: disco, wantAllowed: false},
+		{name: "all kinds without discovery", types: []apply.TypeInfo{{Group: group, Version: "v1", Kind: "*"}}, wantAllowed: true},
+		{name: "unrelated type", types: []apply.TypeInfo{{Group: "other.opkit.dev", Kind: "Widget"}}, wantAllowed: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := apply.New(name, "owner-a", f.c, apply.Options{AdditionalManagedTypes: tt.types, Discovery: tt.discovery})
+			require.NoError(t, err)
+			allowed, _, err := r.IsDeletionAllowed(t.Context(), nil)
+			require.NoError(t, err)
+			require.Equal(t, tt.wantAllowed, allowed)
+		})
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -66,6 +67,11 @@ type Options struct {
 	// (IsDeletionAllowed). Kind "*" stands for every kind of a group;
 	// Version is ignored.
 	AdditionalManagedTypes []TypeInfo
+
+	// Discovery, when non-nil, lists the kinds of managed types given with
+	// Kind "*" (the types an APIService serves) for IsDeletionAllowed and for
+	// deleting such a type. Nil means those types are not checked.
+	Discovery discovery.DiscoveryInterface
 
 	// Clock gives the time of LastAppliedAt and the reapply interval. Nil
 	// means the real clock.
