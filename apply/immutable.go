@@ -2,7 +2,11 @@ package apply
 
 import (
 	"fmt"
+	"slices"
 
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -52,4 +56,104 @@ func preserveTyped[T any](live, want *unstructured.Unstructured, rule func(live,
 		want.Object["spec"] = spec
 	}
 	return fields, nil
+}
+
+// preserveService keeps what the API server allocated: the cluster IPs, the
+// IP families and node ports the desired Service leaves open. Only a
+// clusterIP the desired object states differently is reported; the other
+// fields are allocations a desired object rarely states.
+func preserveService(live, want *corev1.Service) []string {
+	var fields []string
+	if live.Spec.ClusterIP != "" {
+		if want.Spec.ClusterIP != "" && want.Spec.ClusterIP != live.Spec.ClusterIP &&
+			want.Spec.Type != corev1.ServiceTypeExternalName && live.Spec.Type != corev1.ServiceTypeExternalName {
+			fields = append(fields, "spec.clusterIP")
+		}
+		if want.Spec.Type != corev1.ServiceTypeExternalName {
+			want.Spec.ClusterIP = live.Spec.ClusterIP
+			want.Spec.ClusterIPs = slices.Clone(live.Spec.ClusterIPs)
+		}
+	}
+	if len(want.Spec.IPFamilies) == 0 && want.Spec.Type != corev1.ServiceTypeExternalName {
+		want.Spec.IPFamilies = slices.Clone(live.Spec.IPFamilies)
+	}
+	if want.Spec.Type == corev1.ServiceTypeNodePort || want.Spec.Type == corev1.ServiceTypeLoadBalancer {
+		for i := range want.Spec.Ports {
+			p := &want.Spec.Ports[i]
+			if p.NodePort != 0 {
+				continue
+			}
+			for _, lp := range live.Spec.Ports {
+				if lp.Port == p.Port && protocolOf(lp) == protocolOf(*p) {
+					p.NodePort = lp.NodePort
+				}
+			}
+		}
+	}
+	if want.Spec.HealthCheckNodePort == 0 {
+		want.Spec.HealthCheckNodePort = live.Spec.HealthCheckNodePort
+	}
+	return fields
+}
+
+func protocolOf(p corev1.ServicePort) corev1.Protocol {
+	if p.Protocol == "" {
+		return corev1.ProtocolTCP
+	}
+	return p.Protocol
+}
+
+// preserveJob makes a Job create-once: the selector and template the server
+// generated or fixed at creation, completions, completion mode and manual
+// selector stay as they are; parallelism, suspend, backoff limit, active
+// deadline and TTL converge. A desired template or completion setting that
+// differs is reported. The selector and the template's labels are filled in
+// by the server, so the comparison ignores what the desired Job leaves out.
+func preserveJob(live, want *batchv1.Job) []string {
+	var fields []string
+	if want.Spec.Selector != nil && !equality.Semantic.DeepEqual(want.Spec.Selector, live.Spec.Selector) {
+		fields = append(fields, "spec.selector")
+	}
+	if !templateCovered(want, live) {
+		fields = append(fields, "spec.template")
+	}
+	if want.Spec.Completions != nil && !equality.Semantic.DeepEqual(want.Spec.Completions, live.Spec.Completions) {
+		fields = append(fields, "spec.completions")
+	}
+	if want.Spec.CompletionMode != nil && !equality.Semantic.DeepEqual(want.Spec.CompletionMode, live.Spec.CompletionMode) {
+		fields = append(fields, "spec.completionMode")
+	}
+	if want.Spec.ManualSelector != nil && !equality.Semantic.DeepEqual(want.Spec.ManualSelector, live.Spec.ManualSelector) {
+		fields = append(fields, "spec.manualSelector")
+	}
+	want.Spec.Selector = live.Spec.Selector
+	want.Spec.Template = live.Spec.Template
+	want.Spec.Completions = live.Spec.Completions
+	want.Spec.CompletionMode = live.Spec.CompletionMode
+	want.Spec.ManualSelector = live.Spec.ManualSelector
+	return fields
+}
+
+// templateCovered reports whether the live template equals the desired one
+// once the labels the server injects are accounted for and the desired
+// template is defaulted the way the live one was: it compares the desired
+// template's containers' images and commands and its labels as a subset.
+func templateCovered(want, live *batchv1.Job) bool {
+	for k, v := range want.Spec.Template.Labels {
+		if live.Spec.Template.Labels[k] != v {
+			return false
+		}
+	}
+	wc, lc := want.Spec.Template.Spec.Containers, live.Spec.Template.Spec.Containers
+	if len(wc) != len(lc) {
+		return false
+	}
+	for i := range wc {
+		if wc[i].Name != lc[i].Name || wc[i].Image != lc[i].Image ||
+			!equality.Semantic.DeepEqual(wc[i].Command, lc[i].Command) || !equality.Semantic.DeepEqual(wc[i].Args, lc[i].Args) ||
+			!equality.Semantic.DeepEqual(wc[i].Env, lc[i].Env) {
+			return false
+		}
+	}
+	return true
 }
