@@ -1,0 +1,177 @@
+package sidecar
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// JMXMode is how the Prometheus JMX exporter runs.
+type JMXMode string
+
+// The JMX exporter modes.
+const (
+	// JMXJavaAgent loads the exporter into the product's JVM as a Java
+	// agent; the main container serves the metrics port.
+	JMXJavaAgent JMXMode = "javaagent"
+	// JMXContainer runs the exporter as its own container that reads the
+	// product's JVM over remote JMX bound to the loopback interface.
+	JMXContainer JMXMode = "container"
+)
+
+// Defaults of JMXOptions.
+const (
+	// JMXExporterName is the provider's name, and the name of its
+	// container in JMXContainer mode.
+	JMXExporterName = "jmx-exporter"
+	// DefaultJMXMetricsPort is the port metrics are served on.
+	DefaultJMXMetricsPort int32 = 9404
+	// DefaultJMXRemotePort is the product JVM's remote JMX port in
+	// JMXContainer mode.
+	DefaultJMXRemotePort int32 = 9999
+	// DefaultJMXConfigKey is the ConfigMap key of the exporter's rules.
+	DefaultJMXConfigKey = "jmx-exporter.yaml"
+	// DefaultJMXJarPath is where the exporter's jar lies in the image.
+	DefaultJMXJarPath = "/opkit/jmx/jmx_prometheus.jar"
+	// DefaultJavaOptionsEnv is the variable the JVM options are appended to.
+	DefaultJavaOptionsEnv = "JAVA_TOOL_OPTIONS"
+	// JMXConfigMountPath is where the exporter's rules are mounted.
+	JMXConfigMountPath = "/opkit/jmx-config"
+	// JMXMetricsPortName is the name of the metrics container port.
+	JMXMetricsPortName = "metrics"
+)
+
+// JMXOptions configures the JMX exporter. The zero value is a Java agent
+// serving port 9404 with the rules under key jmx-exporter.yaml of the role
+// group's ConfigMap.
+type JMXOptions struct {
+	// Mode is how the exporter runs; empty means JMXJavaAgent.
+	Mode JMXMode
+	// MetricsPort is the metrics port; zero means DefaultJMXMetricsPort.
+	MetricsPort int32
+	// ConfigMapName is the ConfigMap holding the rules; empty means the
+	// role group's own ConfigMap.
+	ConfigMapName string
+	// ConfigMapField is the cluster resource field that named
+	// ConfigMapName, for error messages; empty when the framework chose it.
+	ConfigMapField string
+	// ConfigKey is the rules' key in the ConfigMap; empty means
+	// DefaultJMXConfigKey.
+	ConfigKey string
+	// JarPath is the exporter jar's path in the image that runs it; empty
+	// means DefaultJMXJarPath.
+	JarPath string
+	// JavaOptionsEnv is the main container's variable that JVM options are
+	// appended to; empty means DefaultJavaOptionsEnv.
+	JavaOptionsEnv string
+
+	// Image runs the exporter container in JMXContainer mode; empty means
+	// the product image handed over by Manager.SetProductImage.
+	Image string
+	// RemotePort is the JVM's remote JMX port in JMXContainer mode; zero
+	// means DefaultJMXRemotePort.
+	RemotePort int32
+	// Resources bounds the exporter container in JMXContainer mode; empty
+	// means a request and limit of 50m CPU and 128Mi memory.
+	Resources corev1.ResourceRequirements
+}
+
+// JMXExporter is the built-in provider of Prometheus JMX metrics, in the
+// default phase. It is immutable; build it with NewJMXExporter.
+type JMXExporter struct {
+	opts  JMXOptions
+	image ProductImage
+}
+
+var _ ImageUser = &JMXExporter{}
+
+// NewJMXExporter returns the provider for opts with defaults filled in. An
+// unknown mode or a port outside 1–65535 is an error.
+func NewJMXExporter(opts JMXOptions) (*JMXExporter, error) {
+	opts.Mode = cmp.Or(opts.Mode, JMXJavaAgent)
+	opts.MetricsPort = cmp.Or(opts.MetricsPort, DefaultJMXMetricsPort)
+	opts.RemotePort = cmp.Or(opts.RemotePort, DefaultJMXRemotePort)
+	opts.ConfigKey = cmp.Or(opts.ConfigKey, DefaultJMXConfigKey)
+	opts.JarPath = cmp.Or(opts.JarPath, DefaultJMXJarPath)
+	opts.JavaOptionsEnv = cmp.Or(opts.JavaOptionsEnv, DefaultJavaOptionsEnv)
+	var errs []error
+	if opts.Mode != JMXJavaAgent && opts.Mode != JMXContainer {
+		errs = append(errs, fmt.Errorf("jmx exporter: mode %q is not %q or %q", opts.Mode, JMXJavaAgent, JMXContainer))
+	}
+	for _, p := range []struct {
+		name string
+		port int32
+	}{{"metrics port", opts.MetricsPort}, {"remote port", opts.RemotePort}} {
+		if p.port < 1 || p.port > 65535 {
+			errs = append(errs, fmt.Errorf("jmx exporter: %s %d is not in 1-65535", p.name, p.port))
+		}
+	}
+	if len(opts.Resources.Requests) == 0 && len(opts.Resources.Limits) == 0 {
+		q := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("128Mi")}
+		opts.Resources = corev1.ResourceRequirements{Requests: q, Limits: q.DeepCopy()}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &JMXExporter{opts: opts}, nil
+}
+
+// Name returns JMXExporterName.
+func (j *JMXExporter) Name() string { return JMXExporterName }
+
+// Phase returns PhaseDefault.
+func (j *JMXExporter) Phase() Phase { return PhaseDefault }
+
+// WithProductImage returns a copy that runs image when Options.Image is
+// empty.
+func (j *JMXExporter) WithProductImage(image ProductImage) Provider {
+	c := *j
+	c.image = image
+	return &c
+}
+
+// Validate checks that the rules' ConfigMap exists and holds the key.
+func (j *JMXExporter) Validate(ctx context.Context, r client.Reader, t Target) error {
+	return RequireConfigMap(ctx, r, t.Scope.Namespace, j.configMap(t), j.opts.ConfigMapField, j.opts.ConfigKey)
+}
+
+func (j *JMXExporter) configMap(t Target) string {
+	return cmp.Or(j.opts.ConfigMapName, t.ConfigMapName())
+}
+
+// Inject mounts the rules and, by mode, loads the agent into the main
+// container or adds the exporter container.
+func (j *JMXExporter) Inject(spec *corev1.PodSpec, t Target) error {
+	main := Container(spec, t.MainContainer)
+	if main == nil {
+		return fmt.Errorf("main container %q is not in the pod", t.MainContainer)
+	}
+	const volume = JMXExporterName + "-config"
+	if err := AddVolume(spec, corev1.Volume{Name: volume, VolumeSource: corev1.VolumeSource{
+		ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: j.configMap(t)},
+			Items:                []corev1.KeyToPath{{Key: j.opts.ConfigKey, Path: j.opts.ConfigKey}},
+		}}}); err != nil {
+		return err
+	}
+	mount := corev1.VolumeMount{Name: volume, MountPath: JMXConfigMountPath, ReadOnly: true}
+	rules := path.Join(JMXConfigMountPath, j.opts.ConfigKey)
+	port := corev1.ContainerPort{Name: JMXMetricsPortName, ContainerPort: j.opts.MetricsPort, Protocol: corev1.ProtocolTCP}
+	if j.opts.Mode == JMXJavaAgent {
+		if err := AddVolumeMount(main, mount); err != nil {
+			return err
+		}
+		if err := AddPort(main, port); err != nil {
+			return err
+		}
+		agent := fmt.Sprintf("-javaagent:%s=%d:%s", j.opts.JarPath, j.opts.MetricsPort, rules)
+		return AppendEnvValue(main, j.opts.JavaOptionsEnv, agent)
+	}
+	return j.injectContainer(spec, main, mount, port, rules)
+}
