@@ -23,8 +23,10 @@ import (
 
 // ControlPlane is a running control plane. Stop it when done.
 type ControlPlane struct {
-	// Config reaches the API server as a cluster administrator. Treat it as
-	// read-only; RESTConfig returns a copy to modify.
+	// Config reaches the API server as a cluster administrator, with a
+	// client-side rate limit of 1000 requests/s (burst 2000) so tests are
+	// never throttled by client-go's defaults. Treat it as read-only;
+	// RESTConfig returns a copy to modify.
 	Config *rest.Config
 	// Client is an uncached client using Config and Options.Scheme.
 	Client client.WithWatch
