@@ -134,26 +134,57 @@ func preserveJob(live, want *batchv1.Job) []string {
 	return fields
 }
 
-// templateCovered reports whether the live template equals the desired one
-// once the labels the server injects are accounted for and the desired
-// template is defaulted the way the live one was: it compares the desired
-// template's containers' images and commands and its labels as a subset.
+// templateCovered reports whether the live template holds everything the
+// desired template states. The server only adds to a Job's template
+// (defaults, and the labels it injects), so a field the desired template
+// states with another value, or an element it adds or drops, is a
+// difference; a field it leaves out is not.
 func templateCovered(want, live *batchv1.Job) bool {
-	for k, v := range want.Spec.Template.Labels {
-		if live.Spec.Template.Labels[k] != v {
-			return false
-		}
-	}
-	wc, lc := want.Spec.Template.Spec.Containers, live.Spec.Template.Spec.Containers
-	if len(wc) != len(lc) {
+	w, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&want.Spec.Template)
+	if err != nil {
 		return false
 	}
-	for i := range wc {
-		if wc[i].Name != lc[i].Name || wc[i].Image != lc[i].Image ||
-			!equality.Semantic.DeepEqual(wc[i].Command, lc[i].Command) || !equality.Semantic.DeepEqual(wc[i].Args, lc[i].Args) ||
-			!equality.Semantic.DeepEqual(wc[i].Env, lc[i].Env) {
+	l, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&live.Spec.Template)
+	if err != nil {
+		return false
+	}
+	return covers(w, l)
+}
+
+// covers reports whether live holds every value want states: maps by key,
+// lists element by element with equal length, scalars by value.
+func covers(want, live any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		l, ok := live.(map[string]any)
+		if !ok {
 			return false
 		}
+		for k, wv := range w {
+			lv, found := l[k]
+			if !found {
+				if wv == nil {
+					continue
+				}
+				return false
+			}
+			if !covers(wv, lv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		l, ok := live.([]any)
+		if !ok || len(l) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !covers(w[i], l[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return equality.Semantic.DeepEqual(want, live)
 	}
-	return true
 }

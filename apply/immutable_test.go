@@ -151,6 +151,23 @@ func TestJobAppliedTwiceUnchangedSucceeds(t *testing.T) {
 	}
 	live := jobStatus(t, f, changed)
 	require.Equal(t, "example.com/job:1", live.Spec.Template.Spec.Containers[0].Image)
+
+	// Any stated template difference is reported, not only image or command.
+	for name, edit := range map[string]func(*batchv1.Job){
+		"working dir": func(j *batchv1.Job) { j.Spec.Template.Spec.Containers[0].WorkingDir = "/work" },
+		"a volume": func(j *batchv1.Job) {
+			j.Spec.Template.Spec.Volumes = []corev1.Volume{{Name: "v", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+		},
+		"an annotation": func(j *batchv1.Job) { j.Spec.Template.Annotations = map[string]string{"a": "b"} },
+	} {
+		edited := newJob(f.ns, "once")
+		edited.Spec.BackoffLimit = ptr.To[int32](3)
+		edit(edited)
+		res = f.applyOnce(clk, edited)
+		if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+			t.Errorf("%s: ignored fields (-want +got):\n%s", name, diff)
+		}
+	}
 	require.Equal(t, int32(3), *live.Spec.BackoffLimit, "mutable fields must converge")
 }
 
