@@ -103,7 +103,35 @@ func (r *Reconciler) prepare(objects []client.Object) ([]*desired, error) {
 			return nil, err
 		}
 	}
+	if err := r.checkInstanceDeleteOrder(out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// checkInstanceDeleteOrder rejects an instance of a type the set defines
+// whose delete wave comes after its type's: the type is deleted only once
+// no instance is left, so such a set could never finish deleting.
+func (r *Reconciler) checkInstanceDeleteOrder(set []*desired) error {
+	for _, inst := range set {
+		if !inst.managedInstance {
+			continue
+		}
+		for _, typ := range set {
+			if len(typ.managedTypes) == 0 || !matchesType(typ.managedTypes, inst.gvk) {
+				continue
+			}
+			if inst.settings.delOrder > typ.settings.delOrder {
+				return &InvalidObjectError{
+					Object:     inst.ref,
+					Annotation: r.prefix + AnnotationDeleteOrder,
+					Reason: fmt.Sprintf("delete order %d comes after %d of %s, which defines its type and is deleted only once no instance is left",
+						inst.settings.delOrder, typ.settings.delOrder, typ.ref),
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (r *Reconciler) toUnstructured(obj client.Object) (*unstructured.Unstructured, schema.GroupVersionKind, error) {

@@ -58,6 +58,18 @@ func TestValidationRejectsBadInput(t *testing.T) {
 			objects: []client.Object{configMap(f.ns, "h", nil, map[string]string{key(apply.AnnotationStatusHint): "has-colour"})},
 			want:    apply.InvalidObjectError{Object: "ConfigMap " + f.ns + "/h", Annotation: key(apply.AnnotationStatusHint), Reason: `unknown status hint "has-colour"`},
 		},
+		{
+			name: "instance deleted after its type",
+			objects: []client.Object{
+				widgetCRD("late.example.com"),
+				widget("late.example.com", f.ns, "w", map[string]string{key(apply.AnnotationDeleteOrder): "5"}),
+			},
+			want: apply.InvalidObjectError{
+				Object:     "Widget.late.example.com " + f.ns + "/w",
+				Annotation: key(apply.AnnotationDeleteOrder),
+				Reason:     "delete order 5 comes after 0 of CustomResourceDefinition.apiextensions.k8s.io widgets.late.example.com, which defines its type and is deleted only once no instance is left",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
