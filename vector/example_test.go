@@ -1,0 +1,84 @@
+package vector_test
+
+import (
+	"fmt"
+
+	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/productlogging"
+	"github.com/opkit-dev/opkit/vector"
+)
+
+// RenderConfig turns a role's log producers into the agent's vector.yaml.
+func ExampleRenderConfig() {
+	out, err := vector.RenderConfig(vector.ConfigOptions{
+		Producers: []productlogging.Producer{
+			{Container: "superset", Framework: productlogging.Python},
+		},
+		Aggregator: "vector-aggregator.logging.svc:6000",
+		Scope:      builders.Scope{Namespace: "bi", Cluster: "superset", Role: "node", RoleGroup: "default"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(out)
+	// Output:
+	// # Vector agent configuration; generated, do not edit.
+	// data_dir: /opkit/vector/data
+	// sinks:
+	//   aggregator:
+	//     address: vector-aggregator.logging.svc:6000
+	//     inputs:
+	//     - enrich
+	//     type: vector
+	// sources:
+	//   files_superset:
+	//     include:
+	//     - /opkit/log/superset/superset.python.log
+	//     multiline:
+	//       condition_pattern: ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}
+	//       mode: halt_before
+	//       start_pattern: ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}
+	//       timeout_ms: 1000
+	//     type: file
+	// transforms:
+	//   enrich:
+	//     inputs:
+	//     - parse_superset
+	//     source: |
+	//       .namespace = "bi"
+	//       .cluster = "superset"
+	//       .role = "node"
+	//       .roleGroup = "default"
+	//       .pod = get_env_var("POD_NAME") ?? ""
+	//     type: remap
+	//   parse_superset:
+	//     inputs:
+	//     - files_superset
+	//     source: |
+	//       .container = "superset"
+	//       parsed, err = parse_regex(string!(.message), r'^(?P<time>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}) (?P<level>\S+) \[(?P<logger>[^\]]*)\] (?P<message>(?s:.*))$')
+	//       if err != null {
+	//         .parse_error = err
+	//       } else {
+	//         .logger = parsed.logger
+	//         .level = parsed.level
+	//         .message = parsed.message
+	//         time, err = parse_timestamp(parsed.time, "%Y-%m-%dT%H:%M:%S%.3f")
+	//         if err == null {
+	//           .timestamp = time
+	//         }
+	//       }
+	//     type: remap
+}
+
+// Decide is asked once per role group; its answer gates the provider and
+// the file appenders alike.
+func ExampleDecide() {
+	d := vector.Decide(vector.GateInput{OwnsVectorConfig: false, AggregatorConfigMap: ""})
+	fmt.Println(d.Inject, d.Warn, d.LoggingOptions().CollectFiles)
+	fmt.Println(d.Reason)
+	// Output:
+	// false false false
+	// logging.enableVectorAgent is not true
+}

@@ -1,0 +1,118 @@
+package vector
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/productlogging"
+	"github.com/opkit-dev/opkit/sidecar"
+)
+
+// Names and paths of what the provider adds to a pod.
+const (
+	// ProviderName is the provider's name and its container's name.
+	ProviderName = "vector"
+	// LogVolumeName is the shared volume the producers write their log
+	// files into and the agent reads them from.
+	LogVolumeName = "log"
+	// ConfigVolumeName is the volume holding vector.yaml.
+	ConfigVolumeName = "vector-config"
+	// ConfigMountPath is the directory of vector.yaml in the agent.
+	ConfigMountPath = "/opkit/vector/config"
+	// PodNameEnv is the agent's variable holding its pod's name.
+	PodNameEnv = "POD_NAME"
+)
+
+// logVolumeHeadroom is room on the log volume for the agent's checkpoints.
+var logVolumeHeadroom = resource.MustParse("16Mi")
+
+// DefaultLogVolumeSize returns the log volume size when none is declared:
+// room for each producer's active and rolled file at the default size
+// (productlogging.DefaultMaxFileSize), plus 16Mi for the agent.
+func DefaultLogVolumeSize(producers []productlogging.Producer) resource.Quantity {
+	q := *resource.NewQuantity(int64(len(producers))*2*productlogging.DefaultMaxFileSize, resource.BinarySI)
+	q.Add(logVolumeHeadroom)
+	return q
+}
+
+// ProviderOptions configures the agent for one role. The zero value of
+// every field but Producers is a documented default.
+type ProviderOptions struct {
+	// Producers are the role's containers that write log files. Required.
+	Producers []productlogging.Producer
+	// LogVolumeSize bounds the shared log volume (the role's declared log
+	// volume size); zero means DefaultLogVolumeSize(Producers).
+	LogVolumeSize resource.Quantity
+	// ConfigMapName is the ConfigMap holding vector.yaml; empty means the
+	// role group's own ConfigMap.
+	ConfigMapName string
+	// Image runs the agent; empty means the product image handed over by
+	// sidecar.Manager.SetProductImage (product images ship the agent).
+	Image string
+	// Resources bounds the agent; empty means a request and limit of 100m
+	// CPU and 128Mi memory.
+	Resources corev1.ResourceRequirements
+}
+
+// Provider runs the Vector agent beside a role's log producers, in the
+// pipeline phase: after every container that writes logs is in the pod.
+// It is immutable; build it with NewProvider.
+type Provider struct {
+	opts  ProviderOptions
+	image sidecar.ProductImage
+}
+
+var _ sidecar.ImageUser = &Provider{}
+
+// NewProvider validates opts, fills in defaults and returns the provider.
+func NewProvider(opts ProviderOptions) (*Provider, error) {
+	if len(opts.Producers) == 0 {
+		return nil, errors.New("vector provider: no log producers")
+	}
+	if err := productlogging.ValidateProducers(opts.Producers); err != nil {
+		return nil, fmt.Errorf("vector provider: %w", err)
+	}
+	if opts.LogVolumeSize.Sign() < 0 {
+		return nil, fmt.Errorf("vector provider: log volume size %s is negative", opts.LogVolumeSize.String())
+	}
+	if opts.LogVolumeSize.IsZero() {
+		opts.LogVolumeSize = DefaultLogVolumeSize(opts.Producers)
+	}
+	if len(opts.Resources.Requests) == 0 && len(opts.Resources.Limits) == 0 {
+		q := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")}
+		opts.Resources = corev1.ResourceRequirements{Requests: q, Limits: q.DeepCopy()}
+	}
+	opts.Producers = slices.Clone(opts.Producers)
+	slices.SortFunc(opts.Producers, func(a, b productlogging.Producer) int { return cmp.Compare(a.Container, b.Container) })
+	return &Provider{opts: opts}, nil
+}
+
+// Name returns ProviderName.
+func (p *Provider) Name() string { return ProviderName }
+
+// Phase returns sidecar.PhasePipeline.
+func (p *Provider) Phase() sidecar.Phase { return sidecar.PhasePipeline }
+
+// WithProductImage returns a copy that runs image when Options.Image is
+// empty.
+func (p *Provider) WithProductImage(image sidecar.ProductImage) sidecar.Provider {
+	c := *p
+	c.image = image
+	return &c
+}
+
+// Validate checks that the ConfigMap holding vector.yaml exists and has it.
+func (p *Provider) Validate(ctx context.Context, r client.Reader, t sidecar.Target) error {
+	return sidecar.RequireConfigMap(ctx, r, t.Scope.Namespace, p.configMap(t), "", ConfigFileName)
+}
+
+func (p *Provider) configMap(t sidecar.Target) string {
+	return cmp.Or(p.opts.ConfigMapName, t.ConfigMapName())
+}

@@ -1,0 +1,149 @@
+package vector_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+
+	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/productlogging"
+	"github.com/opkit-dev/opkit/sidecar"
+	"github.com/opkit-dev/opkit/vector"
+)
+
+var target = sidecar.Target{Scope: scope, MainContainer: "namenode"}
+
+func TestProviderInjectsAgentLogVolumeAndMounts(t *testing.T) {
+	p, err := vector.NewProvider(vector.ProviderOptions{
+		Producers: []productlogging.Producer{
+			{Container: "zkfc", Framework: productlogging.Log4j, LogDir: "/var/log/hdfs"},
+			{Container: "namenode", Framework: productlogging.Log4j2, LogDir: "/var/log/hdfs"},
+			{Container: "probe", Framework: productlogging.Python},
+		},
+		LogVolumeSize: resource.MustParse("50Mi"),
+	})
+	require.NoError(t, err)
+	m := sidecar.NewManager()
+	require.NoError(t, m.Register(p))
+	m.SetProductImage(sidecar.ProductImage{Reference: "hdfs:3.4", PullPolicy: corev1.PullAlways})
+	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "namenode"}, {Name: "zkfc"}, {Name: "probe"}}}
+	require.NoError(t, m.Inject(spec, target))
+
+	logs := func(dir, sub string, ro bool) corev1.VolumeMount {
+		return corev1.VolumeMount{Name: "log", MountPath: dir, SubPath: sub, ReadOnly: ro}
+	}
+	limits := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")}
+	agentSecurity := builders.RestrictedContainerSecurityContext()
+	agentSecurity.ReadOnlyRootFilesystem = ptr.To(true)
+	want := corev1.PodSpec{
+		Containers: []corev1.Container{
+			{Name: "namenode", VolumeMounts: []corev1.VolumeMount{logs("/var/log/hdfs", "files/var/log/hdfs", false)}},
+			{Name: "zkfc", VolumeMounts: []corev1.VolumeMount{logs("/var/log/hdfs", "files/var/log/hdfs", false)}},
+			{Name: "probe", VolumeMounts: []corev1.VolumeMount{logs("/opkit/log/probe", "files/opkit/log/probe", false)}},
+			{
+				Name:            "vector",
+				Image:           "hdfs:3.4",
+				ImagePullPolicy: corev1.PullAlways,
+				Command:         []string{"vector", "--config", "/opkit/vector/config/vector.yaml"},
+				Env: []corev1.EnvVar{{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{
+					FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}},
+				Resources: corev1.ResourceRequirements{Requests: limits, Limits: limits},
+				VolumeMounts: []corev1.VolumeMount{
+					{Name: "vector-config", MountPath: "/opkit/vector/config", ReadOnly: true},
+					{Name: "log", MountPath: "/opkit/vector/data", SubPath: "agent"},
+					logs("/opkit/log/probe", "files/opkit/log/probe", true),
+					logs("/var/log/hdfs", "files/var/log/hdfs", true),
+				},
+				SecurityContext: agentSecurity,
+			},
+		},
+		Volumes: []corev1.Volume{
+			{Name: "log", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{SizeLimit: ptr.To(resource.MustParse("50Mi"))}}},
+			{Name: "vector-config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "hdfs-namenode-default"},
+				Items:                []corev1.KeyToPath{{Key: "vector.yaml", Path: "vector.yaml"}},
+			}}},
+		},
+	}
+	if diff := cmp.Diff(want, *spec); diff != "" {
+		t.Errorf("pod spec (-want +got):\n%s", diff)
+	}
+}
+
+func TestDefaultLogVolumeSizeCoversEveryProducersFiles(t *testing.T) {
+	producers := []productlogging.Producer{{Container: "a", Framework: productlogging.Log4j}, {Container: "b", Framework: productlogging.Python}}
+	p, err := vector.NewProvider(vector.ProviderOptions{Producers: producers, Image: "vector:1"})
+	require.NoError(t, err)
+	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}, {Name: "b"}}}
+	require.NoError(t, p.Inject(spec, target))
+	// Two producers × (active + rolled file) × 10Mi + 16Mi for the agent.
+	want := resource.MustParse("56Mi")
+	got := spec.Volumes[0].EmptyDir.SizeLimit
+	require.NotNil(t, got)
+	require.Zero(t, want.Cmp(*got), "log volume %s, want %s", got, &want)
+}
+
+func TestProviderRefusals(t *testing.T) {
+	producers := []productlogging.Producer{{Container: "namenode", Framework: productlogging.Log4j2}}
+	tests := []struct {
+		name string
+		opts vector.ProviderOptions
+		spec corev1.PodSpec
+		want string
+	}{
+		{name: "producer container absent", opts: vector.ProviderOptions{Producers: producers, Image: "v:1"},
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "other"}}},
+			want: `inject sidecar "vector": log producer container "namenode" is not in the pod`},
+		{name: "no image at all", opts: vector.ProviderOptions{Producers: producers},
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "namenode"}}},
+			want: `inject sidecar "vector": no image for the vector container: set ProviderOptions.Image or the product image`},
+		{name: "the pod already has a log volume", opts: vector.ProviderOptions{Producers: producers, Image: "v:1"},
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "namenode"}}, Volumes: []corev1.Volume{{Name: "log"}}},
+			want: `inject sidecar "vector": volume "log" already exists in the pod`},
+		{name: "the product mounts its own volume at the log directory", opts: vector.ProviderOptions{Producers: producers, Image: "v:1"},
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "namenode",
+				VolumeMounts: []corev1.VolumeMount{{Name: "own", MountPath: "/opkit/log/namenode"}}}}},
+			want: `inject sidecar "vector": volumeMount "/opkit/log/namenode" of container "namenode" already exists`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := vector.NewProvider(tt.opts)
+			require.NoError(t, err)
+			m := sidecar.NewManager()
+			require.NoError(t, m.Register(p))
+			err = m.Inject(&tt.spec, target)
+			require.Error(t, err)
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNewProviderRefusesBadOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts vector.ProviderOptions
+		want string
+	}{
+		{name: "no producers", want: "vector provider: no log producers"},
+		{name: "one container twice", opts: vector.ProviderOptions{Producers: []productlogging.Producer{
+			{Container: "a", Framework: productlogging.Log4j}, {Container: "a", Framework: productlogging.Python}}},
+			want: `vector provider: producers[1].container: container "a" is already configured by producers[0]`},
+		{name: "negative size", opts: vector.ProviderOptions{Producers: []productlogging.Producer{{Container: "a", Framework: productlogging.Log4j}},
+			LogVolumeSize: resource.MustParse("-1Mi")}, want: "vector provider: log volume size -1Mi is negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := vector.NewProvider(tt.opts)
+			require.Error(t, err)
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
