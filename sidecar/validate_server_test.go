@@ -7,11 +7,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/sidecar"
 	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/faults"
 )
 
 // TestValidateAllNamesWhatIsMissing walks a role group from nothing to
@@ -85,4 +87,28 @@ func TestValidateAllNamesWhatIsMissing(t *testing.T) {
 	require.NoError(t, cp.Client.Delete(t.Context(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "credentials", Namespace: ns}}))
 	require.NoError(t, m.Disable("auth"))
 	require.NoError(t, m.ValidateAll(t.Context(), cp.Client, target))
+}
+
+// TestValidateAllLeavesReadFailuresRetriable checks that an API failure is
+// not mistaken for a user's mistake: the role group must be retried, not
+// failed.
+func TestValidateAllLeavesReadFailuresRetriable(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	inj, err := faults.New(faults.Options{Seed: 1, Rules: []faults.Rule{
+		{Verbs: []string{"get"}, Resources: []string{"configmaps"}, Fault: faults.InternalError, Rate: 1},
+	}})
+	require.NoError(t, err)
+	jmx, err := sidecar.NewJMXExporter(sidecar.JMXOptions{})
+	require.NoError(t, err)
+	m := sidecar.NewManager()
+	require.NoError(t, m.Register(jmx))
+
+	target := sidecar.Target{Scope: builders.Scope{Namespace: ns, Cluster: "kafka", Role: "broker", RoleGroup: "default"}, MainContainer: "main"}
+	err = m.ValidateAll(t.Context(), inj.Client(cp.Client), target)
+	require.Error(t, err)
+	require.True(t, apierrors.IsInternalError(err), "the API error must stay visible: %v", err)
+	var verr *builders.ValidationError
+	require.False(t, errors.As(err, &verr), "a read failure is not a validation failure: %v", err)
+	require.ErrorContains(t, err, `validate sidecar "jmx-exporter": read ConfigMap `+ns+`/kafka-broker-default`)
 }

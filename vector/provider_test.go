@@ -1,6 +1,7 @@
 package vector_test
 
 import (
+	"path"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -145,5 +146,43 @@ func TestNewProviderRefusesBadOptions(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestAgentSeesEveryFileAtThePathItsConfigReads checks the provider and the
+// renderer against each other: each file a source includes lies in a
+// directory that its producer and the agent both mount from the same place
+// on the log volume.
+func TestAgentSeesEveryFileAtThePathItsConfigReads(t *testing.T) {
+	producers := allFrameworks()
+	p, err := vector.NewProvider(vector.ProviderOptions{Producers: producers, Image: "vector:1"})
+	require.NoError(t, err)
+	spec := &corev1.PodSpec{}
+	for _, prod := range producers {
+		spec.Containers = append(spec.Containers, corev1.Container{Name: prod.Container})
+	}
+	require.NoError(t, p.Inject(spec, target))
+	cfg := render(t, producers)
+
+	mountOf := func(container, file string) (corev1.VolumeMount, bool) {
+		c := sidecar.Container(spec, container)
+		require.NotNil(t, c, container)
+		for _, m := range c.VolumeMounts {
+			if m.Name == vector.LogVolumeName && path.Dir(file) == m.MountPath {
+				return m, true
+			}
+		}
+		return corev1.VolumeMount{}, false
+	}
+	for _, prod := range producers {
+		include := cfg.Sources[vector.SourceName(prod)].Include
+		require.Len(t, include, 1)
+		writer, ok := mountOf(prod.Container, include[0])
+		require.True(t, ok, "container %s does not mount the directory of %s", prod.Container, include[0])
+		reader, ok := mountOf(vector.ProviderName, include[0])
+		require.True(t, ok, "the agent does not mount the directory of %s", include[0])
+		if diff := cmp.Diff(writer.SubPath, reader.SubPath); diff != "" {
+			t.Errorf("%s: writer and agent see different directories (-writer +agent):\n%s", include[0], diff)
+		}
 	}
 }
