@@ -11,8 +11,9 @@ const SkippedEventReason = "VectorSidecarSkipped"
 
 // GateInput is what decides whether a role group runs the agent.
 type GateInput struct {
-	// AggregatorConfigMap is the discovery ConfigMap the cluster names;
-	// empty when it names none. When set, the framework renders vector.yaml.
+	// AggregatorConfigMap is the discovery ConfigMap the cluster names in
+	// its spec (v1alpha1.ClusterSpec.VectorAggregatorConfigMapName); empty
+	// when it names none. When set, the framework renders vector.yaml.
 	AggregatorConfigMap string
 	// OwnsVectorConfig says the role writes vector.yaml into its role
 	// group's ConfigMap itself.

@@ -16,6 +16,13 @@ type ClusterSpec struct {
 	// +optional
 	ClusterOperation *ClusterOperationSpec `json:"clusterOperation,omitempty"`
 
+	// VectorAggregatorConfigMapName names a ConfigMap in the cluster's
+	// namespace whose ADDRESS key holds the host:port of the Vector
+	// aggregator. When set, role groups that enable the log agent ship their
+	// log files there.
+	// +optional
+	VectorAggregatorConfigMapName string `json:"vectorAggregatorConfigMapName,omitempty"`
+
 	// Roles maps a role name to its spec. Each name becomes part of resource
 	// names and a label value, so it must be a lowercase RFC 1123 label.
 	// +optional
