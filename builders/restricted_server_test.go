@@ -18,27 +18,12 @@ import (
 	"github.com/opkit-dev/opkit/testkit"
 )
 
-// restrictedNamespace returns a fresh namespace enforcing the restricted Pod
-// Security profile.
-func restrictedNamespace(t *testing.T, c client.Client) string {
-	t.Helper()
-	name := testkit.Namespace(t, c)
-	ns := &corev1.Namespace{}
-	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Name: name}, ns))
-	if ns.Labels == nil {
-		ns.Labels = map[string]string{}
-	}
-	ns.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
-	require.NoError(t, c.Update(t.Context(), ns))
-	return name
-}
-
 // TestBuiltObjectsAcceptedUnderRestrictedPodSecurity dry-run creates every
 // object the module builds, and a pod made from the StatefulSet's template
 // as the StatefulSet controller would, in a restricted namespace.
 func TestBuiltObjectsAcceptedUnderRestrictedPodSecurity(t *testing.T) {
 	cp := env.Require(t)
-	ns := restrictedNamespace(t, cp.Client)
+	ns := testkit.RestrictedNamespace(t, cp.Client)
 	dryRun := client.DryRunAll
 
 	// A pod without the defaults is refused: the namespace really enforces.

@@ -17,7 +17,35 @@ import (
 // unique.
 func Namespace(t testing.TB, c client.Client) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "test-"}}
+	return namespace(t, c, nil)
+}
+
+// PodSecurityEnforceLabel is the namespace label that makes the API server
+// enforce a Pod Security profile.
+const PodSecurityEnforceLabel = "pod-security.kubernetes.io/enforce"
+
+// RestrictedNamespace is Namespace for a namespace enforcing the restricted
+// Pod Security profile. It checks that the API server really refuses a pod
+// without the restricted settings there (server-side dry run), so a test
+// relying on the profile cannot pass vacuously.
+func RestrictedNamespace(t testing.TB, c client.Client) string {
+	t.Helper()
+	name := namespace(t, c, map[string]string{PodSecurityEnforceLabel: "restricted"})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	bare := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: name, Name: "unrestricted-probe"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "probe.invalid/probe:1"}}},
+	}
+	if err := c.Create(ctx, bare, client.DryRunAll); !apierrors.IsForbidden(err) {
+		t.Fatalf("namespace %s does not enforce the restricted profile: creating an unrestricted pod returned %v", name, err)
+	}
+	return name
+}
+
+func namespace(t testing.TB, c client.Client, labels map[string]string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "test-", Labels: labels}}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := c.Create(ctx, ns); err != nil {

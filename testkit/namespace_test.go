@@ -42,3 +42,18 @@ func TestCreateAndWaitReturnsTheStoredObject(t *testing.T) {
 	require.Error(t, err, "creating it twice fails")
 	require.Contains(t, err.Error(), "settings")
 }
+
+func TestRestrictedNamespaceEnforcesTheProfile(t *testing.T) {
+	cp := env.Require(t)
+	name := testkit.RestrictedNamespace(t, cp.Client)
+	var ns corev1.Namespace
+	require.NoError(t, cp.Client.Get(t.Context(), client.ObjectKey{Name: name}, &ns))
+	require.Equal(t, "restricted", ns.Labels[testkit.PodSecurityEnforceLabel])
+
+	plain := testkit.Namespace(t, cp.Client)
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: plain, Name: "p"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "x.invalid/x:1"}}},
+	}
+	require.NoError(t, cp.Client.Create(t.Context(), pod, client.DryRunAll), "a plain namespace admits the same pod")
+}

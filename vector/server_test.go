@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -24,26 +23,6 @@ import (
 	"github.com/opkit-dev/opkit/vector"
 )
 
-// restrictedNamespace returns a fresh namespace enforcing the restricted Pod
-// Security profile, after checking that it really refuses a bare pod.
-func restrictedNamespace(t *testing.T, c client.Client) string {
-	t.Helper()
-	name := testkit.Namespace(t, c)
-	ns := &corev1.Namespace{}
-	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Name: name}, ns))
-	if ns.Labels == nil {
-		ns.Labels = map[string]string{}
-	}
-	ns.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
-	require.NoError(t, c.Update(t.Context(), ns))
-
-	bare := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "bare", Namespace: name},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "registry.example/app:1"}}}}
-	err := c.Create(t.Context(), bare, client.DryRunAll)
-	require.True(t, apierrors.IsForbidden(err), "restricted profile not enforced: %v", err)
-	return name
-}
-
 // TestRoleGroupWithAgentAndExporterRunsUnderRestrictedPodSecurity follows a
 // reconcile: gate, discovery, rendering, validation before and after the
 // ConfigMap exists, injection into a builders StatefulSet, a server-side
@@ -51,7 +30,7 @@ func restrictedNamespace(t *testing.T, c client.Client) string {
 func TestRoleGroupWithAgentAndExporterRunsUnderRestrictedPodSecurity(t *testing.T) {
 	cp := env.Require(t)
 	ctx := t.Context()
-	ns := restrictedNamespace(t, cp.Client)
+	ns := testkit.RestrictedNamespace(t, cp.Client)
 	scope := builders.Scope{Namespace: ns, Cluster: "kafka", Role: "broker", RoleGroup: "default",
 		ProductName: "kafka", ProductVersion: "3.9.0"}
 	target := sidecar.Target{Scope: scope, MainContainer: "kafka"}
