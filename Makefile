@@ -83,15 +83,24 @@ vet:
 	done; \
 	if (( $${#failed[@]} )); then echo "vet failed in: $${failed[*]}"; exit 1; fi
 
+## lint: staticcheck (pinned in hack/tools) on every module, doc comments included
+.PHONY: lint
+lint:
+	@failed=(); \
+	for m in $(MODULES) hack/k8s-assets; do \
+		(cd $$m && GOWORK=off $(CURDIR)/hack/tool.sh staticcheck -checks 'all,-ST1003,-ST1005' ./...) || failed+=("$$m"); \
+	done; \
+	if (( $${#failed[@]} )); then echo "lint failed in: $${failed[*]}"; exit 1; fi
+
 ## check: the dependency graph and pinned versions match the architecture
 .PHONY: check
 check:
 	@hack/check-imports.sh
 	@hack/check-versions.sh
 
-## verify: tidy, generate and fmt leave no diff; vet and check pass
+## verify: tidy, generate and fmt leave no diff; vet, lint and check pass
 .PHONY: verify
-verify: tidy generate fmt vet check
+verify: tidy generate fmt vet lint check
 	@if [[ -n "$$(git status --porcelain)" ]]; then \
 		echo "verify: the tree changed; commit the result of make tidy generate fmt:"; \
 		git status --porcelain; git --no-pager diff --stat; exit 1; \

@@ -139,6 +139,7 @@ func TestValidateProductType(t *testing.T) {
 		Any any `json:"any"`
 	}
 	type unexported struct {
+		//lint:ignore U1000 the unexported field is what ValidateProductType must refuse
 		name *string
 	}
 	type twoBad struct {
