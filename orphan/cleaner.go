@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -98,20 +99,21 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (Result, error) {
 	}
 
 	var res Result
-	for _, ref := range orphans(in.Ledger, live, declared) {
-		st, err := c.advance(ctx, sc, ref)
-		if err != nil {
-			if err = classify(err); IsRateLimitError(err) {
+	refs := orphans(in.Ledger, live, declared)
+	for i, out := range c.advanceAll(ctx, sc, refs) {
+		ref := refs[i]
+		if out.err != nil {
+			if err := classify(out.err); IsRateLimitError(err) {
 				return Result{}, err
 			}
-			errs = append(errs, fmt.Errorf("role group %s/%s: %w", ref.Role, ref.Group, err))
+			errs = append(errs, fmt.Errorf("role group %s/%s: %w", ref.Role, ref.Group, out.err))
 		}
-		if st.done {
+		if out.step.done {
 			res.Reclaimed = append(res.Reclaimed, ref)
 			continue
 		}
 		res.Pending = append(res.Pending, ref)
-		res.RequeueAfter = earliest(res.RequeueAfter, st.requeue)
+		res.RequeueAfter = earliest(res.RequeueAfter, out.step.requeue)
 	}
 
 	requeue, err := c.reclaimRolePDBs(ctx, sc, in)
@@ -126,6 +128,35 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (Result, error) {
 	c.metrics.pending.WithLabelValues(sc.namespace, sc.cluster).Set(float64(len(res.Pending)))
 	slices.SortFunc(errs, func(a, b error) int { return cmp.Compare(a.Error(), b.Error()) })
 	return res, errors.Join(errs...)
+}
+
+// outcome is one group's step of a pass.
+type outcome struct {
+	step step
+	err  error
+}
+
+// advanceAll advances every group by one step, up to
+// Options.MaxConcurrentGroups at a time, and returns the outcomes in the
+// order of refs. Groups are independent, and all progress is kept on their
+// objects, so a pass cut short by a 429 in one group loses nothing in the
+// others.
+func (c *Cleaner) advanceAll(ctx context.Context, sc scope, refs []v1alpha1.RoleGroupRef) []outcome {
+	out := make([]outcome, len(refs))
+	sem := make(chan struct{}, c.opts.MaxConcurrentGroups)
+	var wg sync.WaitGroup
+	for i, ref := range refs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			st, err := c.advance(ctx, sc, ref)
+			out[i] = outcome{step: st, err: err}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // Forget deletes the metric series of a cluster. Call it when the cluster

@@ -9,8 +9,9 @@ import (
 )
 
 // Options configures a Cleaner. The zero value is usable: no grace period,
-// a 10-minute drain timeout polled every 5 seconds, no extra kinds, the real
-// clock and controller-runtime's metrics registry.
+// a 10-minute drain timeout polled every 5 seconds, 4 groups advanced at
+// once, no extra kinds, the real clock and controller-runtime's metrics
+// registry.
 type Options struct {
 	// GracePeriod delays the teardown of a removed role group: the group is
 	// marked pending deletion and left alone until the period has passed, so
@@ -31,6 +32,10 @@ type Options struct {
 	// group's labels and are controller-owned by the cluster resource.
 	ExtraKinds []schema.GroupVersionKind
 
+	// MaxConcurrentGroups bounds how many removed role groups a pass
+	// advances at once. Zero means 4.
+	MaxConcurrentGroups int
+
 	// ManagedBy is the app.kubernetes.io/managed-by value the operator's
 	// objects carry. Empty means the api package's DefaultManagedBy.
 	ManagedBy string
@@ -45,8 +50,9 @@ type Options struct {
 
 // Defaults for the zero values of Options.
 const (
-	DefaultDrainTimeout      = 10 * time.Minute
-	DefaultDrainPollInterval = 5 * time.Second
+	DefaultDrainTimeout        = 10 * time.Minute
+	DefaultDrainPollInterval   = 5 * time.Second
+	DefaultMaxConcurrentGroups = 4
 )
 
 func (o Options) withDefaults() Options {
@@ -55,6 +61,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.DrainPollInterval <= 0 {
 		o.DrainPollInterval = DefaultDrainPollInterval
+	}
+	if o.MaxConcurrentGroups <= 0 {
+		o.MaxConcurrentGroups = DefaultMaxConcurrentGroups
 	}
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
