@@ -2,9 +2,11 @@ package orphan
 
 import (
 	"context"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -46,70 +48,59 @@ func (c *Cleaner) discover(ctx context.Context, sc scope) (map[v1alpha1.RoleGrou
 		return out, nil
 	}
 	sel := client.MatchingLabels{v1alpha1.LabelInstance: sc.cluster, v1alpha1.LabelManagedBy: sc.managedBy}
-
-	var sets appsv1.StatefulSetList
-	if err := c.client.List(ctx, &sets, client.InNamespace(sc.namespace), sel); err != nil {
-		return nil, err
+	kinds := []struct {
+		list  client.ObjectList
+		names func(base string) []string
+		mark  func(g *liveGroup, obj client.Object)
+	}{
+		{&appsv1.StatefulSetList{}, onlyBase, func(g *liveGroup, obj client.Object) { g.statefulSet = obj.(*appsv1.StatefulSet) }},
+		{&corev1.ConfigMapList{}, onlyBase, func(g *liveGroup, obj client.Object) { g.configMap = obj.(*corev1.ConfigMap) }},
+		{&corev1.ServiceList{}, serviceNames, func(g *liveGroup, _ client.Object) { g.services = true }},
 	}
-	for i := range sets.Items {
-		if ref, ok := sc.claim(&sets.Items[i]); ok {
-			g := out[ref]
-			g.statefulSet = &sets.Items[i]
-			out[ref] = g
+	for _, k := range kinds {
+		if err := c.client.List(ctx, k.list, client.InNamespace(sc.namespace), sel); err != nil {
+			return nil, err
 		}
-	}
-	var cms corev1.ConfigMapList
-	if err := c.client.List(ctx, &cms, client.InNamespace(sc.namespace), sel); err != nil {
-		return nil, err
-	}
-	for i := range cms.Items {
-		if ref, ok := sc.claim(&cms.Items[i]); ok {
-			g := out[ref]
-			g.configMap = &cms.Items[i]
-			out[ref] = g
+		items, err := meta.ExtractList(k.list)
+		if err != nil {
+			return nil, err
 		}
-	}
-	var svcs corev1.ServiceList
-	if err := c.client.List(ctx, &svcs, client.InNamespace(sc.namespace), sel); err != nil {
-		return nil, err
-	}
-	for i := range svcs.Items {
-		if ref, ok := sc.claimService(&svcs.Items[i]); ok {
-			g := out[ref]
-			g.services = true
-			out[ref] = g
+		for _, item := range items {
+			obj, ok := item.(client.Object)
+			if !ok {
+				continue
+			}
+			if ref, ok := sc.claim(obj, k.names); ok {
+				g := out[ref]
+				k.mark(&g, obj)
+				out[ref] = g
+			}
 		}
 	}
 	return out, nil
 }
 
-// claimService is claim for the group's client, headless and metrics
-// Services.
-func (sc scope) claimService(svc *corev1.Service) (v1alpha1.RoleGroupRef, bool) {
-	name := svc.Name
-	svc = svc.DeepCopy()
-	ref, _ := sc.claim(svc)
-	base := builders.RoleGroupResourceName(sc.cluster, ref.Role, ref.Group)
-	if name != base && name != builders.HeadlessServiceName(base) && name != builders.MetricsServiceName(base) {
-		return ref, false
-	}
-	svc.Name = base
-	return sc.claim(svc)
+// onlyBase and serviceNames give the names a role group's objects of a kind
+// may have, from the group's base name.
+func onlyBase(base string) []string { return []string{base} }
+
+func serviceNames(base string) []string {
+	return []string{base, builders.HeadlessServiceName(base), builders.MetricsServiceName(base)}
 }
 
 // claim returns the role group obj belongs to, if it is one of the
-// cluster's role-group objects.
-func (sc scope) claim(obj client.Object) (v1alpha1.RoleGroupRef, bool) {
+// cluster's role-group objects: it carries the group's labels, is
+// controlled by the cluster resource and is named as names gives for the
+// group's derived base name.
+func (sc scope) claim(obj client.Object, names func(base string) []string) (v1alpha1.RoleGroupRef, bool) {
 	labels := obj.GetLabels()
 	ref := v1alpha1.RoleGroupRef{Role: labels[v1alpha1.LabelComponent], Group: labels[v1alpha1.LabelRoleGroup]}
 	if ref.Role == "" || ref.Group == "" ||
-		labels[v1alpha1.LabelInstance] != sc.cluster || labels[v1alpha1.LabelManagedBy] != sc.managedBy {
+		labels[v1alpha1.LabelInstance] != sc.cluster || labels[v1alpha1.LabelManagedBy] != sc.managedBy ||
+		!sc.controlledBy(obj) {
 		return ref, false
 	}
-	if !sc.controlledBy(obj) {
-		return ref, false
-	}
-	return ref, obj.GetName() == builders.RoleGroupResourceName(sc.cluster, ref.Role, ref.Group)
+	return ref, slices.Contains(names(builders.RoleGroupResourceName(sc.cluster, ref.Role, ref.Group)), obj.GetName())
 }
 
 // controlledBy reports whether the cluster resource is obj's controller.

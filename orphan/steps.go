@@ -80,8 +80,10 @@ func (c *Cleaner) advance(ctx context.Context, sc scope, ref v1alpha1.RoleGroupR
 	// The role group's own PodDisruptionBudget, only with its slot label: a
 	// product's PDB may share the name and the owner.
 	pdb := &policyv1.PodDisruptionBudget{}
-	if ok, err := c.getOurs(ctx, sc, ref, pdb, name); err != nil || (ok && hasLabel(pdb, v1alpha1.LabelRoleGroupPodDisruptionBudget)) {
-		return poll, firstErr(err, c.deleteOnce(ctx, pdb))
+	if ok, err := c.getOurs(ctx, sc, ref, pdb, name); err != nil {
+		return poll, err
+	} else if ok && hasLabel(pdb, v1alpha1.LabelRoleGroupPodDisruptionBudget) {
+		return poll, c.deleteOnce(ctx, pdb)
 	}
 
 	// Volume claims, when the cluster opts in: after the drain (or its
@@ -114,8 +116,10 @@ func (c *Cleaner) advance(ctx context.Context, sc scope, ref v1alpha1.RoleGroupR
 	}
 	for _, svcName := range []string{name, builders.HeadlessServiceName(name), builders.MetricsServiceName(name)} {
 		svc := &corev1.Service{}
-		if ok, err := c.getOurs(ctx, sc, ref, svc, svcName); err != nil || ok {
-			return poll, firstErr(err, c.deleteOnce(ctx, svc))
+		if ok, err := c.getOurs(ctx, sc, ref, svc, svcName); err != nil {
+			return poll, err
+		} else if ok {
+			return poll, c.deleteOnce(ctx, svc)
 		}
 	}
 	return step{done: true}, nil
@@ -245,13 +249,4 @@ func kindOf(obj client.Object) string {
 		return k
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", obj), "*")
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
