@@ -1,13 +1,13 @@
 # opkit: one directory per Go module. Every target works module by module with
 # GOWORK=off, exactly as each module is built, tidied and tested on its own.
+# The module list has one source, hack/modules.sh, which finds every go.mod and
+# orders the modules so that each comes after the siblings it requires.
 
 SHELL := /usr/bin/env bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-# Leaf modules first: the order releases and test reports follow.
-MODULES := api configfold imageresolve builders productlogging sidecar vector \
-	orphan apply reconciler testkit examples e2e
-TOOL_MODULES := hack/k8s-assets hack/tools
+MODULES := $(shell hack/modules.sh)
+TOOL_MODULES := $(shell hack/modules.sh --tools)
 ALL_MODULES := $(MODULES) $(TOOL_MODULES)
 
 GO ?= go
@@ -16,24 +16,25 @@ GOTEST_FLAGS ?=
 .PHONY: all
 all: verify test
 
-## test: run every module's tests, then each fuzz target briefly (FUZZTIME,
-## default 5s); builds the control-plane assets on first use; reports every
-## failing module and fails if any did.
+## test: run every module's tests (race detector where goroutines run), then
+## each fuzz target briefly (FUZZTIME, default 5s); builds the control-plane
+## assets on first use; reports every failing module and fails if any did.
 .PHONY: test
-test: k8s-assets
+test:
 	@failed=(); \
 	for m in $(MODULES); do \
 		echo "=== module $$m"; \
-		if ! (cd $$m && GOWORK=off $(GO) test $(GOTEST_FLAGS) ./...); then failed+=("$$m"); \
-		elif ! hack/fuzz-brief.sh $$m; then failed+=("$$m (fuzz)"); fi; \
+		hack/test-module.sh $$m $(GOTEST_FLAGS) || failed+=("$$m"); \
 	done; \
 	if (( $${#failed[@]} )); then echo "FAILED modules: $${failed[*]}"; exit 1; fi; \
 	echo "all $(words $(MODULES)) modules passed"
 
-## test-<dir>: run one module's tests, e.g. make test-testkit
+## test-<dir>: run one module's tests, e.g. make test-configfold or
+## make test-apply/servertest; the control plane is built only for modules
+## that need it
 .PHONY: $(addprefix test-,$(MODULES))
-$(addprefix test-,$(MODULES)): test-%: k8s-assets
-	cd $* && GOWORK=off $(GO) test $(GOTEST_FLAGS) ./...
+$(addprefix test-,$(MODULES)): test-%:
+	hack/test-module.sh $* $(GOTEST_FLAGS)
 
 ## bench: run every module's benchmarks (ratios are measured within one run)
 .PHONY: bench
@@ -59,6 +60,11 @@ demo:
 k8s-assets:
 	@hack/k8s-assets/build.sh
 
+## work: write go.work from the module list
+.PHONY: work
+work:
+	@hack/work.sh
+
 ## tidy: go mod tidy in every module
 .PHONY: tidy
 tidy:
@@ -78,7 +84,7 @@ fmt:
 .PHONY: vet
 vet:
 	@failed=(); \
-	for m in $(MODULES) hack/k8s-assets; do \
+	for m in $(ALL_MODULES); do \
 		(cd $$m && GOWORK=off $(GO) vet ./...) || failed+=("$$m"); \
 	done; \
 	if (( $${#failed[@]} )); then echo "vet failed in: $${failed[*]}"; exit 1; fi
@@ -92,11 +98,26 @@ lint:
 	done; \
 	if (( $${#failed[@]} )); then echo "lint failed in: $${failed[*]}"; exit 1; fi
 
-## check: the dependency graph and pinned versions match the architecture
+## check: go.work matches the module list; the dependency graph (hack/deps.txt)
+## and pinned versions match the architecture; every released module tidies and
+## builds alone in a consumer module, with the dependency count README.md states
 .PHONY: check
 check:
+	@hack/work.sh --check
 	@hack/check-imports.sh
 	@hack/check-versions.sh
+	@hack/check-consumers.sh --readme
+
+## release-order: print the released modules in the order they are tagged
+.PHONY: release-order
+release-order:
+	@hack/modules.sh --release
+
+## release-check: refuse to tag MODULE whose go.mod still requires a sibling
+## at v0.0.0 (e.g. make release-check MODULE=builders)
+.PHONY: release-check
+release-check:
+	@hack/release-check.sh $(MODULE)
 
 ## verify: tidy, generate and fmt leave no diff; vet, lint and check pass
 .PHONY: verify

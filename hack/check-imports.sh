@@ -1,40 +1,65 @@
 #!/usr/bin/env bash
-# Fails when a module's non-test code imports a sibling module that the
-# architecture does not allow (see the module table in README.md). Tests may
-# import testkit; production code never imports testkit, examples or e2e.
+# Fails when a module's non-test code imports a sibling module the
+# architecture does not allow (hack/deps.txt), when a module in the tree has
+# no line there, or when a line names no module. Production code never
+# imports testkit, examples or e2e; package api/failure imports the standard
+# library only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-declare -A allowed=(
-	[api]=""
-	[configfold]="api"
-	[imageresolve]="api"
-	[builders]="api"
-	[productlogging]="api"
-	[sidecar]="api builders"
-	[vector]="api sidecar productlogging builders"
-	[orphan]="api builders"
-	[apply]="api"
-	[reconciler]="api configfold imageresolve builders productlogging sidecar vector orphan apply"
-	[testkit]="api"
-	[examples]="*"
-	[e2e]="*"
-)
-
 prefix=github.com/opkit-dev/opkit/
+declare -A allowed=()
+while read -r mod deps; do
+	[[ -z "$mod" || "$mod" == \#* ]] && continue
+	allowed[$mod]="$deps"
+done < hack/deps.txt
+
 status=0
+mapfile -t modules < <(hack/modules.sh)
+declare -A present=()
+for m in "${modules[@]}"; do present[$m]=1; done
 for m in "${!allowed[@]}"; do
+	if [[ -z "${present[$m]:-}" ]]; then
+		echo "check-imports: hack/deps.txt names $m, which has no go.mod" >&2
+		status=1
+	fi
+done
+
+for m in "${modules[@]}"; do
+	[[ "$m" == */servertest ]] && continue
+	if [[ -z "${allowed[$m]+set}" ]]; then
+		echo "check-imports: module $m has no line in hack/deps.txt" >&2
+		status=1
+		continue
+	fi
 	ok="${allowed[$m]}"
 	[[ "$ok" == "*" ]] && continue
-	deps="$(cd "$m" && GOWORK=off go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./... 2>/dev/null | grep "^$prefix" || true)"
+	[[ "$ok" == "-" ]] && ok=""
+	if ! listed="$(cd "$m" && GOWORK=off go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./...)"; then
+		echo "check-imports: go list failed in module $m" >&2
+		status=1
+		continue
+	fi
+	deps="$(grep "^$prefix" <<<"$listed" || true)"
 	for dep in $deps; do
 		sib="${dep#"$prefix"}"
-		sib="${sib%%/*}"
-		[[ "$sib" == "$m" ]] && continue
-		if [[ " $ok " != *" $sib "* ]]; then
-			echo "check-imports: module $m imports $dep; allowed siblings: ${ok:-none}" >&2
+		# the longest module directory that is a prefix of the package path
+		owner=""
+		for cand in "${modules[@]}"; do
+			if [[ "$sib" == "$cand" || "$sib" == "$cand/"* ]] && ((${#cand} > ${#owner})); then owner="$cand"; fi
+		done
+		[[ "$owner" == "$m" ]] && continue
+		if [[ " $ok " != *" $owner "* ]]; then
+			echo "check-imports: module $m imports $dep (module $owner); allowed siblings: ${ok:-none}" >&2
 			status=1
 		fi
 	done
 done
+
+listed="$(cd api && GOWORK=off go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./failure)"
+nonstd="$(grep -v '^github.com/opkit-dev/opkit/api/failure$' <<<"$listed" || true)"
+if [[ -n "$nonstd" ]]; then
+	echo "check-imports: api/failure must use the standard library only; it imports: $nonstd" >&2
+	status=1
+fi
 exit $status

@@ -7,9 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-logr/logr"
-	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
-
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
@@ -23,11 +20,6 @@ const CIEnv = "CI"
 type Env struct {
 	// Options configures the control plane.
 	Options controlplane.Options
-
-	// Logger becomes controller-runtime's logger when the control plane
-	// starts (envtest and managers log through it). The zero value discards
-	// logs.
-	Logger logr.Logger
 
 	once sync.Once
 	cp   *controlplane.ControlPlane
@@ -62,11 +54,6 @@ func (e *Env) Stop() error {
 func (e *Env) Require(t testing.TB) *controlplane.ControlPlane {
 	t.Helper()
 	e.once.Do(func() {
-		logger := e.Logger
-		if logger.GetSink() == nil {
-			logger = logr.Discard()
-		}
-		ctrllog.SetLogger(logger)
 		e.cp, e.err = controlplane.Start(context.Background(), e.Options)
 	})
 	if e.err != nil {

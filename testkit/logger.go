@@ -1,0 +1,22 @@
+package testkit
+
+import (
+	"context"
+	"testing"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/testr"
+)
+
+// Context returns t.Context() carrying a logger that writes through t.Log,
+// so code under test that logs with logr.FromContext(ctx) shows its lines
+// beside the test's own output. testkit sets no process-wide logger: pass
+// this context (or a manager built with Logger(t)) instead.
+func Context(t testing.TB) context.Context {
+	return logr.NewContext(t.Context(), Logger(t))
+}
+
+// Logger returns a logger that writes through t.Log, verbosity 1 included.
+func Logger(t testing.TB) logr.Logger {
+	return testr.NewWithInterface(t, testr.Options{Verbosity: 1})
+}
