@@ -1,6 +1,7 @@
 package sample_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/testkit"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
@@ -135,7 +137,8 @@ func TestAPIServerAppliesDefaults(t *testing.T) {
 }
 
 // The status subresource carries the embedded ClusterStatus, including the
-// role-group ledger, and a spec update cannot write it.
+// role-group ledger with each group's inventory (packed or not), and a spec
+// update cannot write it.
 func TestStatusSubresourceStoresTheRoleGroupLedger(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
@@ -143,8 +146,18 @@ func TestStatusSubresourceStoresTheRoleGroupLedger(t *testing.T) {
 	c := newCluster(ns, commonsv1alpha1.ClusterSpec{Roles: rolesNamed(1)})
 	require.NoError(t, cp.Client.Create(t.Context(), c))
 
-	ledger := []commonsv1alpha1.RoleGroupRef{{Role: "role-0", Group: "default"}, {Role: "role-0", Group: "old"}}
+	ledger := []commonsv1alpha1.RoleGroupStatus{
+		{RoleGroupRef: commonsv1alpha1.RoleGroupRef{Role: "role-0", Group: "default"}, Objects: inventory.Inventory{Items: []inventory.Item{
+			{Version: "v1", Kind: "ConfigMap", Namespace: ns, Name: "c-role-0-default", Digest: "abc"},
+			{Group: "apps", Version: "v1", Kind: "StatefulSet", Namespace: ns, Name: "c-role-0-default", Generation: 3},
+		}}},
+		{RoleGroupRef: commonsv1alpha1.RoleGroupRef{Role: "role-0", Group: "old"}},
+	}
 	c.Status.RoleGroups = ledger
+	c.Status.Roles = []commonsv1alpha1.RoleStatus{{Role: "role-0", Objects: inventory.Inventory{Items: []inventory.Item{
+		{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", Namespace: ns, Name: "c-role-0"},
+	}}}}
+	c.Status.Objects = bigInventory(ns, 3000)
 	c.Status.ObservedGeneration = c.Generation
 	require.NoError(t, cp.Client.Status().Update(t.Context(), c))
 
@@ -157,9 +170,24 @@ func TestStatusSubresourceStoresTheRoleGroupLedger(t *testing.T) {
 	if diff := cmp.Diff(ledger, got.Status.RoleGroups); diff != "" {
 		t.Errorf("ledger after a spec update (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff(c.Status.Objects.Items, got.Status.Objects.Items); diff != "" {
+		t.Errorf("packed cluster inventory after the round trip (-want +got):\n%s", diff)
+	}
+	if got.Status.Roles[0].Objects.Items[0].Kind != "PodDisruptionBudget" {
+		t.Errorf("role inventory lost: %+v", got.Status.Roles)
+	}
 	if got.Status.ObservedGeneration != 1 {
 		t.Errorf("observedGeneration = %d, want 1", got.Status.ObservedGeneration)
 	}
+}
+
+// bigInventory returns n ConfigMap items, enough to be stored packed.
+func bigInventory(ns string, n int) inventory.Inventory {
+	inv := inventory.Inventory{}
+	for i := range n {
+		inv.Items = append(inv.Items, inventory.Item{Version: "v1", Kind: "ConfigMap", Namespace: ns, Name: fmt.Sprintf("settings-%05d", i), Digest: "0123456789a"})
+	}
+	return inv
 }
 
 func configAffinity(c *commonsv1alpha1.RoleGroupConfigSpec) *runtime.RawExtension {

@@ -2,6 +2,8 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 // ClusterSpec is the part of a product cluster's spec that opkit reconciles.
@@ -61,15 +63,29 @@ type ClusterStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// RoleGroups is the ledger of role groups whose resources were applied,
-	// sorted by role, then group. The orphan cleaner reads it beside the live
-	// objects to find role groups removed from the spec, and an entry leaves
-	// only once nothing of its group is left.
+	// Objects records the cluster-wide objects the operator applied for this
+	// cluster (its ServiceAccount, workload RBAC, product objects such as a
+	// discovery ConfigMap).
+	// +optional
+	Objects inventory.Inventory `json:"objects,omitempty"`
+
+	// Roles records, per role, the role-level objects the operator applied
+	// (the role's PodDisruptionBudget), sorted by role.
+	// +optional
+	// +listType=map
+	// +listMapKey=role
+	Roles []RoleStatus `json:"roles,omitempty"`
+
+	// RoleGroups is the ledger of role groups whose objects were applied,
+	// sorted by role, then group, each with the record of its objects. The
+	// orphan cleaner reads it beside the live objects to find role groups
+	// removed from the spec, and an entry leaves only once nothing of its
+	// group is left.
 	// +optional
 	// +listType=map
 	// +listMapKey=role
 	// +listMapKey=group
-	RoleGroups []RoleGroupRef `json:"roleGroups,omitempty"`
+	RoleGroups []RoleGroupStatus `json:"roleGroups,omitempty"`
 }
 
 // RoleGroupRef names one role group of a cluster.
@@ -78,4 +94,21 @@ type RoleGroupRef struct {
 	Role string `json:"role"`
 	// Group is the role group's name.
 	Group string `json:"group"`
+}
+
+// RoleStatus is the record of one role's role-level objects.
+type RoleStatus struct {
+	// Role is the role's name.
+	Role string `json:"role"`
+	// Objects records the role-level objects applied for the role.
+	// +optional
+	Objects inventory.Inventory `json:"objects,omitempty"`
+}
+
+// RoleGroupStatus is the ledger entry of one role group.
+type RoleGroupStatus struct {
+	RoleGroupRef `json:",inline"`
+	// Objects records the objects applied for the role group.
+	// +optional
+	Objects inventory.Inventory `json:"objects,omitempty"`
 }
