@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 // fullSpec returns a ClusterSpec with every pointer, map, slice and raw
@@ -121,13 +122,21 @@ func TestDeepCopyOfClusterStatusDoesNotShareMemory(t *testing.T) {
 		return &v1alpha1.ClusterStatus{
 			Conditions:         []metav1.Condition{{Type: "Available", Status: metav1.ConditionTrue, Reason: "Ready"}},
 			ObservedGeneration: 2,
-			RoleGroups:         []v1alpha1.RoleGroupRef{{Role: "server", Group: "default"}},
+			Objects:            inventory.Inventory{Items: []inventory.Item{{Version: "v1", Kind: "ServiceAccount", Namespace: "ns", Name: "sa"}}},
+			Roles:              []v1alpha1.RoleStatus{{Role: "server", Objects: inventory.Inventory{Items: []inventory.Item{{Kind: "PodDisruptionBudget"}}}}},
+			RoleGroups: []v1alpha1.RoleGroupStatus{{
+				RoleGroupRef: v1alpha1.RoleGroupRef{Role: "server", Group: "default"},
+				Objects:      inventory.Inventory{Items: []inventory.Item{{Version: "v1", Kind: "ConfigMap", Name: "cm"}}},
+			}},
 		}
 	}
 	original := fresh()
 	copied := original.DeepCopy()
 	copied.Conditions[0].Status = metav1.ConditionFalse
 	copied.RoleGroups[0].Group = "other"
+	copied.RoleGroups[0].Objects.Items[0].Name = "other"
+	copied.Roles[0].Objects.Items[0].Kind = "other"
+	copied.Objects.Items[0].Name = "other"
 	if diff := cmp.Diff(fresh(), original); diff != "" {
 		t.Errorf("original changed through the copy (-want +got):\n%s", diff)
 	}
