@@ -20,42 +20,50 @@ func TestBuildersShareNoMemory(t *testing.T) {
 	scope.ClusterLabels = map[string]string{"team": "a"}
 	scope.IdentityLabels = map[string]string{"zk.example/id": "x"}
 	main := corev1.Container{Name: "main", Env: []corev1.EnvVar{{Name: "A", Value: "1"}},
-		VolumeMounts:   []corev1.VolumeMount{{Name: "config", MountPath: "/c"}},
+		VolumeMounts:   []corev1.VolumeMount{{Name: "extra", MountPath: "/c"}},
 		ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"true"}}}}}
 	sidecar := corev1.Container{Name: "agent", Args: []string{"-v"}}
-	volume := corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{}}}
+	volume := corev1.Volume{Name: "extra", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{}}}
 	config := testConfig()
 	affinity := &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{}}
 	env := corev1.EnvVar{Name: "B", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}
 	overrides := map[string]string{"C": "3"}
-	layer := []byte(`{"metadata":{"labels":{"x":"y"}}}`)
+	layer := PodOverride{Layer: commonsv1alpha1.LayerRoleGroup, Patch: []byte(`{"metadata":{"labels":{"x":"y"}}}`)}
+	cli := []string{"--verbose"}
 
 	b := NewStatefulSet(scope, main).WithContainers(sidecar).WithVolumes(volume).WithConfig(config, affinity).
 		WithDataVolume(DataVolume{MountPath: "/data"}).WithEnv(env).WithEnvOverrides(overrides).WithReplicas(2).
-		WithPodOverrides(layer)
+		WithCliOverrides(cli...).WithConfigVolume("/config").WithPodOverrides(layer)
 	sts, err := b.Build()
 	require.NoError(t, err)
-	requireNoSharedPointers(t, sts, scope, main, sidecar, volume, config, affinity, env, overrides, layer, b)
+	requireNoSharedPointers(t, sts, scope, main, sidecar, volume, config, affinity, env, overrides, layer, cli, b)
 	again, err := b.Build()
 	require.NoError(t, err)
 	requireNoSharedPointers(t, again, sts)
 
 	port := corev1.ServicePort{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}
 	svcB := NewService(scope).WithPorts(port)
-	requireNoSharedPointers(t, svcB.Build(), scope, port, svcB)
+	svc, err := svcB.Build()
+	require.NoError(t, err)
+	requireNoSharedPointers(t, svc, scope, port, svcB)
 	metricsB := NewMetricsService(scope, port, "/metrics")
-	requireNoSharedPointers(t, metricsB.Build(), scope, port, metricsB)
+	metrics, err := metricsB.Build()
+	require.NoError(t, err)
+	requireNoSharedPointers(t, metrics, scope, port, metricsB)
 
 	data := map[string]string{"a": "b"}
-	cmB := NewConfigMap(scope).WithData(data)
+	file := ConfigFile{Name: "x.properties", Entries: map[string]string{"k": "v"},
+		Overrides: []ConfigOverride{{Layer: commonsv1alpha1.LayerRole, Entries: map[string]string{"k": "w"}}}}
+	cmB := NewConfigMap(scope).WithData(data).WithConfigFile(file)
 	cm, err := cmB.Build()
 	require.NoError(t, err)
-	requireNoSharedPointers(t, cm, scope, data, cmB)
+	requireNoSharedPointers(t, cm, scope, data, file, cmB)
 
 	spec := &commonsv1alpha1.PodDisruptionBudgetSpec{MaxUnavailable: ptr.To[int32](2)}
-	pdb, err := PodDisruptionBudget(scope, spec)
+	pdbB := NewPodDisruptionBudget(scope, spec)
+	pdb, err := pdbB.Build()
 	require.NoError(t, err)
-	requireNoSharedPointers(t, pdb, scope, spec)
+	requireNoSharedPointers(t, pdb, scope, spec, pdbB)
 
 	rules := []rbacv1.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}}}
 	requireNoSharedPointers(t, Role(scope, "sa", rules), scope, rules)

@@ -1,18 +1,32 @@
 package builders
 
-import "fmt"
+import (
+	"fmt"
 
-// ValidationError reports input a user got wrong: a value in the cluster
-// resource that cannot be turned into a valid object. A caller should fail
-// the role group and surface the message on the resource, not retry soon,
-// because the same input fails the same way. Detect it with errors.As:
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+)
+
+// ValidationError reports input that cannot be turned into a valid object:
+// a value in the cluster resource (Author failure.AuthorUser) or something
+// the operator declared (failure.AuthorOperator). The same input fails the
+// same way, so a caller fails what the input touches and reports it where
+// its author looks instead of retrying soon.
 //
-//	var verr *builders.ValidationError
-//	if errors.As(err, &verr) { ... verr.Field ... }
+// It is of class failure.ErrInvalid and implements failure.Blamer and
+// failure.Fielder, so a caller needs no module type:
+//
+//	if errors.Is(err, failure.ErrInvalid) && failure.AuthorOf(err) == failure.AuthorUser {
+//		// condition + Warning event naming failure.FieldOf(err)
+//	}
 type ValidationError struct {
-	// Field is the path of the offending field as the user wrote it, e.g.
-	// "config.gracefulShutdownTimeout" or
-	// "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/data]".
+	// Author is whose mistake it is.
+	Author failure.Author
+	// Field is the absolute path of the offending field as its author
+	// wrote it, e.g.
+	// "spec.roles.server.roleGroups.default.config.gracefulShutdownTimeout"
+	// or, for the operator, a declaration name such as
+	// "configFiles[zoo.cfg][tickTime]".
 	Field string
 	// Message says what is wrong with the field.
 	Message string
@@ -32,7 +46,27 @@ func (e *ValidationError) Error() string {
 // Unwrap returns the underlying cause.
 func (e *ValidationError) Unwrap() error { return e.Err }
 
-// validationErrorf returns a ValidationError for field with a formatted message.
-func validationErrorf(field, format string, args ...any) *ValidationError {
-	return &ValidationError{Field: field, Message: fmt.Sprintf(format, args...)}
+// Is reports the class failure.ErrInvalid.
+func (e *ValidationError) Is(target error) bool { return target == failure.ErrInvalid }
+
+// Blame returns Author.
+func (e *ValidationError) Blame() failure.Author { return e.Author }
+
+// FieldPath returns Field.
+func (e *ValidationError) FieldPath() string { return e.Field }
+
+// layerError returns a ValidationError for field (relative to layer) of the
+// scope's role and role group, blamed on the layer's author.
+func layerError(s Scope, layer commonsv1alpha1.Layer, field, format string, args ...any) *ValidationError {
+	return &ValidationError{
+		Author:  layer.Author(),
+		Field:   layer.FieldPath(s.Role, s.RoleGroup, field),
+		Message: fmt.Sprintf(format, args...),
+	}
+}
+
+// operatorError returns a ValidationError blamed on the operator's author
+// for field, a declaration or option name.
+func operatorError(field, format string, args ...any) *ValidationError {
+	return &ValidationError{Author: failure.AuthorOperator, Field: field, Message: fmt.Sprintf(format, args...)}
 }

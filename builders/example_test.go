@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 )
 
@@ -53,7 +54,7 @@ func ExampleScope_Labels() {
 	// app.kubernetes.io/version=3.9.2
 	// prod-default=true
 	// restarter.example/enable=true
-	// selector: 4 keys
+	// selector: 5 keys
 }
 
 func ExampleNewStatefulSet() {
@@ -65,11 +66,14 @@ func ExampleNewStatefulSet() {
 		},
 		GracefulShutdownTimeout: ptr.To("2m"),
 	}
-	sts, err := builders.NewStatefulSet(scope, corev1.Container{Name: "main"}).
+	sts, err := builders.NewStatefulSet(scope, corev1.Container{Name: "main", Args: []string{"start"}}).
 		WithImage("registry.example/zookeeper:3.9.2", corev1.PullIfNotPresent).
 		WithConfig(config, nil).
+		WithConfigVolume("/opkit/config").
 		WithDataVolume(builders.DataVolume{MountPath: "/data"}).
-		WithEnvOverrides(map[string]string{"B": "2", "A": "1"}).
+		WithEnv(corev1.EnvVar{Name: "ZK_HOME", Value: "/opt/zk"}).
+		WithEnvOverrides(map[string]string{"B_PATH": "$(A_BASE)/bin", "A_BASE": "$(ZK_HOME)/lib"}).
+		WithCliOverrides("--verbose").
 		WithReplicas(3).
 		Build()
 	if err != nil {
@@ -78,23 +82,88 @@ func ExampleNewStatefulSet() {
 	}
 	main := sts.Spec.Template.Spec.Containers[0]
 	fmt.Println(sts.Name, sts.Spec.ServiceName, sts.Spec.PodManagementPolicy)
-	fmt.Println(main.Image, main.Resources.Limits.Memory(), main.Env[0].Name, main.Env[1].Name)
+	fmt.Println(main.Image, main.Resources.Limits.Memory(), main.Args)
+	var env, mounts []string
+	for _, e := range main.Env {
+		env = append(env, e.Name+"="+e.Value)
+	}
+	for _, m := range main.VolumeMounts {
+		mounts = append(mounts, m.Name+":"+m.MountPath)
+	}
+	fmt.Println(strings.Join(env, " "))
+	fmt.Println(strings.Join(mounts, " "))
 	fmt.Println(sts.Spec.VolumeClaimTemplates[0].Name, *sts.Spec.Template.Spec.TerminationGracePeriodSeconds)
 
-	// A pod override that would hide the data volume is refused.
+	// A pod override that would hide the data volume is refused, naming
+	// the field the user wrote.
 	_, err = builders.NewStatefulSet(scope, corev1.Container{Name: "main"}).
 		WithConfig(config, nil).
 		WithDataVolume(builders.DataVolume{MountPath: "/data"}).
-		WithPodOverrides([]byte(`{"spec":{"volumes":[{"name":"tmp","emptyDir":{}}],
-			"containers":[{"name":"main","volumeMounts":[{"name":"tmp","mountPath":"/data"}]}]}}`)).
+		WithPodOverrides(builders.PodOverride{
+			Layer: commonsv1alpha1.LayerRoleGroup,
+			Patch: []byte(`{"spec":{"volumes":[{"name":"tmp","emptyDir":{}}],
+				"containers":[{"name":"main","volumeMounts":[{"name":"tmp","mountPath":"/data"}]}]}}`),
+		}).
 		Build()
-	var verr *builders.ValidationError
-	fmt.Println(errors.As(err, &verr), verr.Field)
+	fmt.Println(errors.Is(err, failure.ErrInvalid), failure.AuthorOf(err))
+	fmt.Println(failure.FieldOf(err))
 	// Output:
 	// prod-server-default prod-server-default-headless Parallel
-	// registry.example/zookeeper:3.9.2 1Gi A B
+	// registry.example/zookeeper:3.9.2 1Gi [start --verbose]
+	// ZK_HOME=/opt/zk A_BASE=$(ZK_HOME)/lib B_PATH=$(A_BASE)/bin
+	// config:/opkit/config data:/data
 	// data 120
-	// true podOverrides.spec.containers[name=main].volumeMounts[mountPath=/data]
+	// true user
+	// spec.roles.server.roleGroups.default.podOverrides.spec.containers[name=main].volumeMounts[mountPath=/data]
+}
+
+func ExampleNewConfigMap() {
+	scope := builders.Scope{Namespace: "data", Cluster: "prod", Role: "server", RoleGroup: "default"}
+	cm, err := builders.NewConfigMap(scope).WithConfigFile(builders.ConfigFile{
+		Name:    "zoo.properties",
+		Entries: map[string]string{"tickTime": "2000", "dataDir": "/data"},
+		Overrides: []builders.ConfigOverride{
+			{Layer: commonsv1alpha1.LayerRole, Entries: map[string]string{"tickTime": "3000"}},
+		},
+	}).Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(cm.Name, "\n", cm.Data["zoo.properties"])
+
+	_, err = builders.NewConfigMap(scope).WithConfigFile(builders.ConfigFile{
+		Name: "app.env",
+		Overrides: []builders.ConfigOverride{
+			{Layer: commonsv1alpha1.LayerRoleGroup, Entries: map[string]string{"not-a-name": "x"}},
+		},
+	}).Build()
+	fmt.Println(err)
+	// Output:
+	// prod-server-default
+	// dataDir=/data
+	// tickTime=3000
+	// spec.roles.server.roleGroups.default.configOverrides[app.env][not-a-name]: is not an environment variable name
+}
+
+func ExampleScope_RoleSelectorLabels() {
+	group := builders.Scope{Namespace: "data", Cluster: "prod", Role: "server", RoleGroup: "default", ProductName: "zookeeper"}
+	print := func(labels map[string]string) {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(labels)) {
+			kv = append(kv, k+"="+labels[k])
+		}
+		fmt.Println(strings.Join(kv, " "))
+	}
+	// Spread the role's pods, keep the cluster together: the selectors an
+	// affinity term takes.
+	print(group.RoleSelectorLabels())
+	print(group.ClusterSelectorLabels())
+	fmt.Println(group.RoleScope().ResourceName())
+	// Output:
+	// app.kubernetes.io/component=server app.kubernetes.io/instance=prod app.kubernetes.io/managed-by=opkit app.kubernetes.io/name=zookeeper
+	// app.kubernetes.io/instance=prod app.kubernetes.io/managed-by=opkit app.kubernetes.io/name=zookeeper
+	// prod-server
 }
 
 func ExampleRenderConfigFile() {
@@ -104,6 +173,6 @@ func ExampleRenderConfigFile() {
 	fmt.Print(out)
 	// Output:
 	// dataDir=/data
-	// motd=h\u00E9llo \# world
+	// motd=h\u00E9llo # world
 	// tickTime=2000
 }

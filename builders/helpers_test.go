@@ -3,6 +3,7 @@ package builders
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -73,4 +74,35 @@ func requireNoSharedPointers(t *testing.T, result any, inputs ...any) {
 			}
 		}
 	}
+}
+
+// messages returns the messages of the errors err joins (or of err alone),
+// nil for nil; each must be a *ValidationError.
+func messages(t *testing.T, err error) []string {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var msgs []string
+	for _, e := range flatten(err) {
+		var verr *ValidationError
+		if !errors.As(e, &verr) {
+			t.Fatalf("not a *ValidationError: %#v", e)
+		}
+		msgs = append(msgs, e.Error())
+	}
+	return msgs
+}
+
+// flatten returns the leaves of a tree of joined errors.
+func flatten(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, flatten(e)...)
+	}
+	return out
 }

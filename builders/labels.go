@@ -38,14 +38,24 @@ func (s Scope) RecommendedLabels() map[string]string {
 }
 
 // SelectorLabels returns the labels that select the scope's pods: instance,
-// component (for a role), managed-by, the role-group marker key (for a role
-// group) and the product's identity labels. They derive from names alone;
-// version and role-group are never part of them, because a StatefulSet
-// selector is immutable and the version changes on every upgrade.
+// managed-by and the product name (when it is a legal label value) for the
+// cluster, component for a role, the role-group marker key for a role group,
+// and the product's identity labels. They are the only selector labels in
+// opkit: StatefulSets, Services, PodDisruptionBudgets and affinity terms all
+// take them from here.
+//
+// The product name is part of them so that two products' clusters of the
+// same name in one namespace never select each other's pods; it is constant
+// for an operator, so it is safe in an immutable StatefulSet selector.
+// Version and role-group never are: the version changes on every upgrade,
+// and the marker key already pins the role group.
 func (s Scope) SelectorLabels() map[string]string {
 	labels := map[string]string{
 		commonsv1alpha1.LabelInstance:  s.Cluster,
 		commonsv1alpha1.LabelManagedBy: s.managedBy(),
+	}
+	if isLabelValue(s.ProductName) {
+		labels[commonsv1alpha1.LabelName] = s.ProductName
 	}
 	if s.Role != "" {
 		labels[commonsv1alpha1.LabelComponent] = s.Role
@@ -56,6 +66,16 @@ func (s Scope) SelectorLabels() map[string]string {
 	maps.Copy(labels, s.IdentityLabels)
 	return labels
 }
+
+// ClusterSelectorLabels returns the labels selecting every pod of the
+// scope's cluster: ClusterScope().SelectorLabels(). Use it for affinity
+// terms that keep a cluster together.
+func (s Scope) ClusterSelectorLabels() map[string]string { return s.ClusterScope().SelectorLabels() }
+
+// RoleSelectorLabels returns the labels selecting every pod of the scope's
+// role, across its role groups: RoleScope().SelectorLabels(). Use it for
+// affinity terms that spread a role.
+func (s Scope) RoleSelectorLabels() map[string]string { return s.RoleScope().SelectorLabels() }
 
 // Labels returns the labels of every object built for the scope and of its
 // pod templates, layered low to high: the cluster resource's labels (without

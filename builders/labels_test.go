@@ -1,6 +1,7 @@
 package builders
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -25,6 +26,7 @@ func TestLabels(t *testing.T) {
 				"app.kubernetes.io/role-group": "default", "app.kubernetes.io/managed-by": "opkit",
 			},
 			selector: map[string]string{
+				"app.kubernetes.io/name":     "zookeeper",
 				"app.kubernetes.io/instance": "prod", "app.kubernetes.io/component": "server",
 				"app.kubernetes.io/managed-by": "opkit", "prod-default": "true",
 			},
@@ -122,5 +124,90 @@ func TestLabelsDoNotAliasClusterLabels(t *testing.T) {
 	got["team"] = "b"
 	if diff := cmp.Diff(map[string]string{"team": "a", commonsv1alpha1.LabelMetricsService: "true"}, cluster); diff != "" {
 		t.Errorf("cluster labels changed (-want +got):\n%s", diff)
+	}
+}
+
+func TestNarrowerAndWiderScopes(t *testing.T) {
+	group := Scope{Namespace: "ns", Cluster: "prod", Role: "server", RoleGroup: "default",
+		ProductName: "zookeeper", ProductVersion: "3.9.2", ManagedBy: "zk-operator",
+		ClusterLabels: map[string]string{"team": "a"}, IdentityLabels: map[string]string{"zk.example/id": "x"}}
+	product := Scope{Namespace: "ns", ProductName: "zookeeper", ProductVersion: "3.9.2", ManagedBy: "zk-operator",
+		ClusterLabels: map[string]string{"team": "a"}, IdentityLabels: map[string]string{"zk.example/id": "x"}}
+	cluster := product
+	cluster.Cluster = "prod"
+	role := cluster
+	role.Role = "server"
+	other := role
+	other.RoleGroup = "other"
+
+	if diff := cmp.Diff(cluster, group.ClusterScope()); diff != "" {
+		t.Errorf("ClusterScope (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(role, group.RoleScope()); diff != "" {
+		t.Errorf("RoleScope (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(other, group.RoleGroupScope("other")); diff != "" {
+		t.Errorf("RoleGroupScope (-want +got):\n%s", diff)
+	}
+	wantCluster := map[string]string{
+		"app.kubernetes.io/name": "zookeeper", "app.kubernetes.io/instance": "prod",
+		"app.kubernetes.io/managed-by": "zk-operator", "zk.example/id": "x",
+	}
+	if diff := cmp.Diff(wantCluster, group.ClusterSelectorLabels()); diff != "" {
+		t.Errorf("ClusterSelectorLabels (-want +got):\n%s", diff)
+	}
+	wantRole := maps.Clone(wantCluster)
+	wantRole["app.kubernetes.io/component"] = "server"
+	if diff := cmp.Diff(wantRole, group.RoleSelectorLabels()); diff != "" {
+		t.Errorf("RoleSelectorLabels (-want +got):\n%s", diff)
+	}
+}
+
+// TestSelectorsOfTwoProductsDoNotOverlap: two products' clusters of one
+// name in one namespace, both managed by the default managed-by value, must
+// not select each other's pods, at any level.
+func TestSelectorsOfTwoProductsDoNotOverlap(t *testing.T) {
+	zk := Scope{Namespace: "ns", Cluster: "prod", Role: "server", RoleGroup: "default", ProductName: "zookeeper"}
+	kafka := zk
+	kafka.ProductName = "kafka"
+	selects := func(selector, labels map[string]string) bool {
+		for k, v := range selector {
+			if labels[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	for _, level := range []struct {
+		name      string
+		zk, kafka map[string]string
+	}{
+		{"cluster", zk.ClusterSelectorLabels(), kafka.ClusterSelectorLabels()},
+		{"role", zk.RoleSelectorLabels(), kafka.RoleSelectorLabels()},
+		{"role group", zk.SelectorLabels(), kafka.SelectorLabels()},
+	} {
+		if selects(level.zk, kafka.Labels()) || selects(level.kafka, zk.Labels()) {
+			t.Errorf("%s selectors overlap: %v / %v", level.name, level.zk, level.kafka)
+		}
+		if !selects(level.zk, zk.Labels()) || !selects(level.kafka, kafka.Labels()) {
+			t.Errorf("%s selector does not select its own pods", level.name)
+		}
+	}
+}
+
+func TestScopeFieldPath(t *testing.T) {
+	s := Scope{Cluster: "prod", Role: "server", RoleGroup: "default"}
+	tests := []struct {
+		layer commonsv1alpha1.Layer
+		want  string
+	}{
+		{commonsv1alpha1.LayerRoleGroup, "spec.roles.server.roleGroups.default.config.affinity"},
+		{commonsv1alpha1.LayerRole, "spec.roles.server.config.affinity"},
+		{commonsv1alpha1.LayerCluster, "spec.config.affinity"},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, s.FieldPath(tt.layer, "config.affinity")); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.layer, diff)
+		}
 	}
 }

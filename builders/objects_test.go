@@ -1,7 +1,6 @@
 package builders
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,11 +13,12 @@ import (
 	"k8s.io/utils/ptr"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 func TestPodDisruptionBudget(t *testing.T) {
-	role := Scope{Namespace: "ns", Cluster: "prod", Role: "server"}
 	group := testScope()
+	role := group.RoleScope()
 	roleLabels := role.Labels()
 	roleLabels[commonsv1alpha1.LabelRolePodDisruptionBudget] = "server"
 	groupLabels := group.Labels()
@@ -33,30 +33,57 @@ func TestPodDisruptionBudget(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name  string
-		scope Scope
-		spec  *commonsv1alpha1.PodDisruptionBudgetSpec
-		want  *policyv1.PodDisruptionBudget
+		name    string
+		scope   Scope
+		spec    *commonsv1alpha1.PodDisruptionBudgetSpec
+		enabled bool
+		want    *policyv1.PodDisruptionBudget
 	}{
-		{name: "role, unset spec: enabled with 1", scope: role, want: pdb("prod-server", roleLabels, role.SelectorLabels(), 1)},
+		{name: "role, unset spec: enabled with 1", scope: role, enabled: true,
+			want: pdb("prod-server", roleLabels, role.SelectorLabels(), 1)},
 		{name: "enabled unset, max 3", scope: role, spec: &commonsv1alpha1.PodDisruptionBudgetSpec{MaxUnavailable: ptr.To[int32](3)},
-			want: pdb("prod-server", roleLabels, role.SelectorLabels(), 3)},
-		{name: "disabled", scope: role, spec: &commonsv1alpha1.PodDisruptionBudgetSpec{Enabled: ptr.To(false)}},
+			enabled: true, want: pdb("prod-server", roleLabels, role.SelectorLabels(), 3)},
+		{name: "disabled: still built, so a caller can name what to remove", scope: role,
+			spec: &commonsv1alpha1.PodDisruptionBudgetSpec{Enabled: ptr.To(false)},
+			want: pdb("prod-server", roleLabels, role.SelectorLabels(), 1)},
 		{name: "role group", scope: group, spec: &commonsv1alpha1.PodDisruptionBudgetSpec{Enabled: ptr.To(true)},
-			want: pdb("prod-server-default", groupLabels, group.SelectorLabels(), 1)},
+			enabled: true, want: pdb("prod-server-default", groupLabels, group.SelectorLabels(), 1)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PodDisruptionBudget(tt.scope, tt.spec)
+			b := NewPodDisruptionBudget(tt.scope, tt.spec)
+			require.Equal(t, tt.enabled, b.Enabled())
+			got, err := b.Build()
 			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("PodDisruptionBudget (-want +got):\n%s", diff)
 			}
 		})
 	}
-	_, err := PodDisruptionBudget(role, &commonsv1alpha1.PodDisruptionBudgetSpec{MaxUnavailable: ptr.To[int32](-1)})
-	var verr *ValidationError
-	require.True(t, errors.As(err, &verr), "negative maxUnavailable: %v", err)
+}
+
+func TestPodDisruptionBudgetNegativeNamesItsAuthor(t *testing.T) {
+	negative := &commonsv1alpha1.PodDisruptionBudgetSpec{MaxUnavailable: ptr.To[int32](-1)}
+	tests := []struct {
+		name   string
+		scope  Scope
+		author failure.Author
+		want   string
+	}{
+		{"role: the user's roleConfig", testScope().RoleScope(), failure.AuthorUser,
+			"spec.roles.server.roleConfig.podDisruptionBudget.maxUnavailable: -1 is negative"},
+		{"role group: the product's extra", testScope(), failure.AuthorOperator,
+			"roles[server].podDisruptionBudget.maxUnavailable: -1 is negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewPodDisruptionBudget(tt.scope, negative).Build()
+			if diff := cmp.Diff([]string{tt.want}, messages(t, err)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			require.Equal(t, tt.author, failure.AuthorOf(err))
+		})
+	}
 }
 
 func TestRBAC(t *testing.T) {
@@ -80,20 +107,4 @@ func TestRBAC(t *testing.T) {
 	if diff := cmp.Diff(want, RoleBinding(scope, "zookeepercluster-prod")); diff != "" {
 		t.Errorf("RoleBinding (-want +got):\n%s", diff)
 	}
-}
-
-func TestConfigMap(t *testing.T) {
-	scope := testScope()
-	got, err := NewConfigMap(scope).WithData(map[string]string{"raw.txt": "x"}).
-		WithConfigFile("zoo.properties", map[string]string{"b": "2", "a": "1"}).Build()
-	require.NoError(t, err)
-	want := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: metav1.ObjectMeta{Name: "prod-server-default", Namespace: "ns", Labels: scope.Labels()},
-		Data:       map[string]string{"raw.txt": "x", "zoo.properties": "a=1\nb=2\n"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("ConfigMap (-want +got):\n%s", diff)
-	}
-	_, err = NewConfigMap(scope).WithConfigFile("zoo.unknown", map[string]string{"a": "1"}).Build()
-	var verr *ValidationError
-	require.True(t, errors.As(err, &verr), "unknown extension: %v", err)
 }

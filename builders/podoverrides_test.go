@@ -1,8 +1,6 @@
 package builders
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +8,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 func overrideBase() *corev1.PodTemplateSpec {
@@ -105,12 +106,16 @@ func TestApplyPodOverrides(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := overrideBase()
-			var layers [][]byte
-			for _, l := range tt.layers {
-				layers = append(layers, []byte(l))
+			var layers []PodOverride
+			for i, l := range tt.layers {
+				layer := commonsv1alpha1.LayerRole
+				if i > 0 {
+					layer = commonsv1alpha1.LayerRoleGroup
+				}
+				layers = append(layers, PodOverride{Layer: layer, Patch: []byte(l)})
 			}
-			got, errs := ApplyPodOverrides(base, nil, layers...)
-			require.Empty(t, errs)
+			got, err := ApplyPodOverrides(testScope(), base, nil, layers...)
+			require.NoError(t, err)
 			want := overrideBase()
 			tt.want(want)
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -124,80 +129,85 @@ func TestApplyPodOverrides(t *testing.T) {
 }
 
 func TestApplyPodOverridesViolations(t *testing.T) {
+	const group = "spec.roles.server.roleGroups.default.podOverrides"
+	const role = "spec.roles.server.podOverrides"
 	tests := []struct {
 		name   string
-		layer  string
+		role   string
+		group  string
 		claims []string
-		want   []ValidationError
+		want   []string
 	}{
 		{
 			name: "mount displacing the framework's volume, its volume declared",
-			layer: `{"spec":{"volumes":[{"name":"mine","emptyDir":{}}],
+			group: `{"spec":{"volumes":[{"name":"mine","emptyDir":{}}],
 				"containers":[{"name":"main","volumeMounts":[{"name":"mine","mountPath":"/opkit/config"}]}]}}`,
-			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]",
-				Message: `mounting volume "mine" at /opkit/config would displace the framework's volume "config" mounted there; mount it at another path`}},
+			want: []string{group + `.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]: mounting volume "mine" at /opkit/config would displace the framework's volume "config" mounted there; mount it at another path`},
 		},
 		{
-			name:  "mount displacing the framework's volume, nothing declared",
-			layer: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"mine","mountPath":"/opkit/config"}]}]}}`,
-			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]",
-				Message: `mounting volume "mine" at /opkit/config would displace the framework's volume "config" mounted there; mount it at another path`}},
+			name: "mount displacing the framework's volume, nothing declared, in the role's layer",
+			role: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"mine","mountPath":"/opkit/config"}]}]}}`,
+			want: []string{role + `.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]: mounting volume "mine" at /opkit/config would displace the framework's volume "config" mounted there; mount it at another path`},
 		},
 		{
 			name:  "mount of an undeclared volume at a new path",
-			layer: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"ghost","mountPath":"/ghost"}]}]}}`,
-			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/ghost]",
-				Message: `volume "ghost" mounted at /ghost is not a volume of the pod; declare it in podOverrides.spec.volumes`}},
+			group: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"ghost","mountPath":"/ghost"}]}]}}`,
+			want:  []string{group + `.spec.containers[name=main].volumeMounts[mountPath=/ghost]: volume "ghost" mounted at /ghost is not a volume of the pod; declare it in podOverrides.spec.volumes`},
 		},
 		{
-			name:  "volume deleted from under the framework's mount",
-			layer: `{"spec":{"volumes":[{"name":"config","$patch":"delete"}]}}`,
-			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]",
-				Message: `volume "config" mounted at /opkit/config is not a volume of the pod; declare it in podOverrides.spec.volumes`}},
+			name:  "mount in the role's layer, volume in the group's: fine",
+			role:  `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"extra","mountPath":"/extra"}]}]}}`,
+			group: `{"spec":{"volumes":[{"name":"extra","emptyDir":{}}]}}`,
+		},
+		{
+			name:  "volume deleted from under the framework's mount, blamed on the layer deleting it",
+			role:  `{"spec":{"volumes":[{"name":"config","$patch":"delete"}]}}`,
+			group: `{"metadata":{"labels":{"a":"b"}}}`,
+			want:  []string{role + `.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]: volume "config" mounted at /opkit/config is not a volume of the pod; declare it in podOverrides.spec.volumes`},
 		},
 		{
 			name:  "mount list replaced wholesale",
-			layer: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"$patch":"replace"},{"name":"config","mountPath":"/elsewhere"}]}]}}`,
-			want: []ValidationError{{Field: "podOverrides.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]",
-				Message: `podOverrides removes the framework's mount of volume "config" at /opkit/config; add your mounts beside it instead of replacing the list`}},
+			group: `{"spec":{"containers":[{"name":"main","volumeMounts":[{"$patch":"replace"},{"name":"config","mountPath":"/elsewhere"}]}]}}`,
+			want:  []string{group + `.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]: removes the framework's mount of volume "config" at /opkit/config; add your mounts beside it instead of replacing the list`},
 		},
 		{
 			name:   "a claim template backs a mount",
-			layer:  `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"data","mountPath":"/more"}]}]}}`,
+			group:  `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"data","mountPath":"/more"}]}]}}`,
 			claims: []string{"data"},
+		},
+		{
+			name:  "every layer's violations are reported",
+			role:  `{"spec":{"containers":[{"name":"main","volumeMounts":[{"name":"a","mountPath":"/opkit/config"}]}]}}`,
+			group: `{"spec":{"containers":"nope"}}`,
+			want: []string{
+				role + `.spec.containers[name=main].volumeMounts[mountPath=/opkit/config]: mounting volume "a" at /opkit/config would displace the framework's volume "config" mounted there; mount it at another path`,
+				group + `: not a pod template: json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container`,
+			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := ApplyPodOverrides(overrideBase(), tt.claims, []byte(tt.layer))
-			var got []ValidationError
-			for _, err := range errs {
-				var verr *ValidationError
-				require.True(t, errors.As(err, &verr), "not a ValidationError: %v", err)
-				got = append(got, *verr)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			_, err := ApplyPodOverrides(testScope(), overrideBase(), tt.claims,
+				PodOverride{Layer: commonsv1alpha1.LayerRole, Patch: []byte(tt.role)},
+				PodOverride{Layer: commonsv1alpha1.LayerRoleGroup, Patch: []byte(tt.group)})
+			if diff := cmp.Diff(tt.want, messages(t, err)); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+			if err != nil {
+				require.Equal(t, failure.AuthorUser, failure.AuthorOf(err))
 			}
 		})
 	}
-}
-
-func TestApplyPodOverridesUndecodableLayer(t *testing.T) {
-	_, errs := ApplyPodOverrides(overrideBase(), nil, []byte(`{"spec":{"containers":"nope"}}`))
-	require.Len(t, errs, 1)
-	var verr *ValidationError
-	require.True(t, errors.As(errs[0], &verr))
-	require.Equal(t, "podOverrides", verr.Field)
 }
 
 func TestStatefulSetPodOverrides(t *testing.T) {
 	scope := testScope()
 	marker := RoleGroupMarkerLabelKey("prod", "default")
 	t.Run("selector labels re-asserted, user labels kept", func(t *testing.T) {
-		sts, err := NewStatefulSet(scope, corev1.Container{Name: "main"}).WithPodOverrides(
-			[]byte(`{"metadata":{"labels":{"app.kubernetes.io/instance":"hijack","` + marker + `":null,"extra":"yes"}}}`),
-		).Build()
+		sts, err := NewStatefulSet(scope, corev1.Container{Name: "main"}).WithPodOverrides(PodOverride{
+			Layer: commonsv1alpha1.LayerRoleGroup,
+			Patch: []byte(`{"metadata":{"labels":{"app.kubernetes.io/instance":"hijack","` + marker + `":null,"extra":"yes"}}}`),
+		}).Build()
 		require.NoError(t, err)
 		want := scope.Labels()
 		want["extra"] = "yes"
@@ -208,19 +218,19 @@ func TestStatefulSetPodOverrides(t *testing.T) {
 	t.Run("user wins over the built template", func(t *testing.T) {
 		sts, err := NewStatefulSet(scope, corev1.Container{Name: "main"}).
 			WithConfig(testConfig(), nil).
-			WithPodOverrides([]byte(`{"spec":{"terminationGracePeriodSeconds":7}}`)).Build()
+			WithPodOverrides(PodOverride{Layer: commonsv1alpha1.LayerRole, Patch: []byte(`{"spec":{"terminationGracePeriodSeconds":7}}`)}).Build()
 		require.NoError(t, err)
 		require.Equal(t, ptr.To[int64](7), sts.Spec.Template.Spec.TerminationGracePeriodSeconds)
 	})
 	t.Run("violation fails the build naming podOverrides", func(t *testing.T) {
 		_, err := NewStatefulSet(scope, corev1.Container{Name: "main"}).
 			WithDataVolume(DataVolume{MountPath: "/data"}).WithConfig(testConfig(), nil).
-			WithPodOverrides([]byte(`{"spec":{"volumes":[{"name":"x","emptyDir":{}}],
-				"containers":[{"name":"main","volumeMounts":[{"name":"x","mountPath":"/data"}]}]}}`)).Build()
-		var verr *ValidationError
-		require.True(t, errors.As(err, &verr), "got %v", err)
-		for _, s := range []string{"podOverrides", "/data", `"data"`} {
-			require.True(t, strings.Contains(err.Error(), s), "%q not in %q", s, err)
+			WithPodOverrides(PodOverride{Layer: commonsv1alpha1.LayerRoleGroup, Patch: []byte(`{"spec":{"volumes":[{"name":"x","emptyDir":{}}],
+				"containers":[{"name":"main","volumeMounts":[{"name":"x","mountPath":"/data"}]}]}}`)}).Build()
+		want := []string{`spec.roles.server.roleGroups.default.podOverrides.spec.containers[name=main].volumeMounts[mountPath=/data]: ` +
+			`mounting volume "x" at /data would displace the framework's volume "data" mounted there; mount it at another path`}
+		if diff := cmp.Diff(want, messages(t, err)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
 }

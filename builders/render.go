@@ -1,22 +1,54 @@
 package builders
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/opkit-dev/opkit/api/failure"
 )
+
+// RenderError reports a config file, or one entry of it, that its format
+// cannot hold. It is of class failure.ErrInvalid; it does not know whose
+// entry it is, which the ConfigMap builder adds (see ConfigFile).
+type RenderError struct {
+	// File is the file's name; empty when a renderer was called directly.
+	File string
+	// Key is the offending entry's key; empty when the file itself is at
+	// fault (an extension no renderer handles).
+	Key string
+	// Message says what is wrong.
+	Message string
+}
+
+// Error returns "<file>: key <key>: <message>", leaving out what is empty.
+func (e *RenderError) Error() string {
+	var parts []string
+	if e.File != "" {
+		parts = append(parts, e.File)
+	}
+	if e.Key != "" {
+		parts = append(parts, fmt.Sprintf("key %q", e.Key))
+	}
+	return strings.Join(append(parts, e.Message), ": ")
+}
+
+// Is reports the class failure.ErrInvalid.
+func (e *RenderError) Is(target error) bool { return target == failure.ErrInvalid }
 
 // RenderConfigFile renders entries in the format the file name's extension
 // selects: ".properties" (Java properties), ".xml" (Hadoop configuration
 // XML), ".yaml" or ".yml", ".env" and ".ini" or ".cfg". Keys are sorted, so
-// the output is stable. An unknown extension, or an entry the format cannot
-// hold, is a *ValidationError naming the file.
+// the output is stable. An unknown extension, or entries the format cannot
+// hold, are *RenderError values (all of them, joined, sorted by key).
 func RenderConfigFile(name string, entries map[string]string) (string, error) {
 	var (
-		out string
-		err error
+		out  string
+		errs []*RenderError
 	)
 	switch ext := strings.ToLower(path.Ext(name)); ext {
 	case ".properties":
@@ -24,78 +56,31 @@ func RenderConfigFile(name string, entries map[string]string) (string, error) {
 	case ".xml":
 		out = RenderHadoopXML(entries)
 	case ".yaml", ".yml":
-		out, err = RenderYAML(entries)
+		out, errs = renderYAML(entries)
 	case ".env":
-		out, err = RenderEnvFile(entries)
+		out, errs = renderEnvFile(entries)
 	case ".ini", ".cfg":
-		out, err = RenderINI(entries)
+		out, errs = renderINI(entries)
 	default:
-		return "", validationErrorf("configOverrides["+name+"]", "no renderer for files ending in %q", ext)
+		errs = []*RenderError{{Message: fmt.Sprintf("no renderer for files ending in %q", ext)}}
 	}
-	if err != nil {
-		return "", &ValidationError{Field: "configOverrides[" + name + "]", Message: "cannot be rendered", Err: err}
+	if len(errs) > 0 {
+		for _, e := range errs {
+			e.File = name
+		}
+		return "", joinRenderErrors(errs)
 	}
 	return out, nil
 }
 
-// RenderProperties renders entries as a Java properties file, one
-// "key=value" line per entry. Everything the format treats specially is
-// escaped as java.util.Properties.store does: backslash, "=", ":", "#",
-// "!", whitespace in keys and leading whitespace in values, line breaks,
-// and every character outside printable ASCII as \uXXXX (UTF-16).
-func RenderProperties(entries map[string]string) string {
-	var b strings.Builder
-	for _, k := range sortedKeys(entries) {
-		b.WriteString(escapeProperty(k, true))
-		b.WriteByte('=')
-		b.WriteString(escapeProperty(entries[k], false))
-		b.WriteByte('\n')
+// joinRenderErrors joins errs sorted by key.
+func joinRenderErrors(errs []*RenderError) error {
+	slices.SortFunc(errs, func(a, b *RenderError) int { return cmp.Compare(a.Key, b.Key) })
+	joined := make([]error, len(errs))
+	for i, e := range errs {
+		joined[i] = e
 	}
-	return b.String()
-}
-
-func escapeProperty(s string, key bool) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '=', ':', '#', '!':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case ' ':
-			if key || i == 0 {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(' ')
-		default:
-			if r < 0x20 || r > 0x7e {
-				writeUnicodeEscape(&b, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	return b.String()
-}
-
-// writeUnicodeEscape writes r as one \uXXXX escape, or two (a surrogate
-// pair) outside the Basic Multilingual Plane.
-func writeUnicodeEscape(b *strings.Builder, r rune) {
-	if r > 0xffff {
-		r -= 0x10000
-		fmt.Fprintf(b, `\u%04X\u%04X`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
-		return
-	}
-	fmt.Fprintf(b, `\u%04X`, r)
+	return errors.Join(joined...)
 }
 
 func sortedKeys(m map[string]string) []string {

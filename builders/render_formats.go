@@ -32,12 +32,20 @@ func xmlEscape(b *strings.Builder, s string) {
 
 // RenderYAML renders entries as a flat YAML mapping of strings.
 func RenderYAML(entries map[string]string) (string, error) {
+	out, errs := renderYAML(entries)
+	if len(errs) > 0 {
+		return "", joinRenderErrors(errs)
+	}
+	return out, nil
+}
+
+func renderYAML(entries map[string]string) (string, []*RenderError) {
 	if len(entries) == 0 {
 		return "{}\n", nil
 	}
 	out, err := yaml.Marshal(entries)
 	if err != nil {
-		return "", err
+		return "", []*RenderError{{Message: err.Error()}}
 	}
 	return string(out), nil
 }
@@ -45,37 +53,63 @@ func RenderYAML(entries map[string]string) (string, error) {
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // RenderEnvFile renders entries as a file a POSIX shell can source:
-// NAME='value' lines, single quotes written as '\”. A key that is not a
-// shell variable name is an error.
+// NAME='value' lines, single quotes written as '\”. Every key that is not a
+// shell variable name is a *RenderError.
 func RenderEnvFile(entries map[string]string) (string, error) {
-	var b strings.Builder
+	out, errs := renderEnvFile(entries)
+	if len(errs) > 0 {
+		return "", joinRenderErrors(errs)
+	}
+	return out, nil
+}
+
+func renderEnvFile(entries map[string]string) (string, []*RenderError) {
+	var (
+		b    strings.Builder
+		errs []*RenderError
+	)
 	for _, k := range sortedKeys(entries) {
 		if !envName.MatchString(k) {
-			return "", fmt.Errorf("%q is not an environment variable name", k)
+			errs = append(errs, &RenderError{Key: k, Message: "is not an environment variable name"})
+			continue
 		}
 		b.WriteString(k)
 		b.WriteString("='")
 		b.WriteString(strings.ReplaceAll(entries[k], "'", `'\''`))
 		b.WriteString("'\n")
 	}
-	return b.String(), nil
+	return b.String(), errs
 }
 
 // RenderINI renders entries as "key = value" lines of an INI file without
-// sections. INI has no escaping, so a key containing "=", "[" at its start,
-// or a line break in a key or value is an error. INI readers trim the
-// whitespace around a value, so it does not survive a round trip.
+// sections. INI has no escaping, so a key that is empty, contains "=" or a
+// line break, starts with "[" or has surrounding spaces, and a value with a
+// line break, are each a *RenderError. INI readers trim the whitespace
+// around a value, so it does not survive a round trip.
 func RenderINI(entries map[string]string) (string, error) {
-	var b strings.Builder
+	out, errs := renderINI(entries)
+	if len(errs) > 0 {
+		return "", joinRenderErrors(errs)
+	}
+	return out, nil
+}
+
+func renderINI(entries map[string]string) (string, []*RenderError) {
+	var (
+		b    strings.Builder
+		errs []*RenderError
+	)
 	for _, k := range sortedKeys(entries) {
 		v := entries[k]
-		if k == "" || strings.ContainsAny(k, "=\n\r") || strings.HasPrefix(k, "[") || strings.TrimSpace(k) != k {
-			return "", fmt.Errorf("%q cannot be an INI key", k)
+		switch {
+		case k == "" || strings.ContainsAny(k, "=\n\r") || strings.HasPrefix(k, "[") || strings.TrimSpace(k) != k:
+			errs = append(errs, &RenderError{Key: k,
+				Message: `cannot be an INI key: it is empty, holds "=" or a line break, starts with "[" or has surrounding spaces`})
+		case strings.ContainsAny(v, "\n\r"):
+			errs = append(errs, &RenderError{Key: k, Message: "the value has a line break, which INI cannot hold"})
+		default:
+			fmt.Fprintf(&b, "%s = %s\n", k, v)
 		}
-		if strings.ContainsAny(v, "\n\r") {
-			return "", fmt.Errorf("the value of %q has a line break, which INI cannot hold", k)
-		}
-		fmt.Fprintf(&b, "%s = %s\n", k, v)
 	}
-	return b.String(), nil
+	return b.String(), errs
 }

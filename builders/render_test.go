@@ -13,6 +13,8 @@ import (
 	"github.com/magiconair/properties"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
+
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 // tricky holds what each format has to escape.
@@ -25,6 +27,8 @@ var tricky = map[string]string{
 	"unicode.ключ":      "naïve ☃ 𝄞",
 	"#starts.with.hash": "!starts with bang",
 	"empty":             "",
+	"sep.first":         "=:value",
+	"hash.first":        "#not a comment",
 	"xml":               `<tag attr="v">&amp;'</tag>`,
 	"quote":             `it's "quoted" $HOME ` + "`cmd`",
 }
@@ -49,11 +53,39 @@ func TestRenderPropertiesRoundTrip(t *testing.T) {
 	}
 }
 
+// TestRenderPropertiesExact pins what is escaped where: separators and
+// comment characters in keys only, a leading space in values, non-ASCII
+// everywhere.
 func TestRenderPropertiesExact(t *testing.T) {
-	got := RenderProperties(map[string]string{"b key": " v#1 x", "a": "é𝄞"})
-	if diff := cmp.Diff("a=\\u00E9\\uD834\\uDD1E\nb\\ key=\\ v\\#1 x\n", got); diff != "" {
+	got := RenderProperties(map[string]string{
+		"b key":       " v#1 x",
+		"a":           "é𝄞",
+		"url":         "jdbc:postgresql://db:5432/x?a=b",
+		"k=e:y#!":     "#!=:",
+		"back\\slash": "C:\\dir\ttab",
+	})
+	want := "a=\\u00E9\\uD834\\uDD1E\n" +
+		"b\\ key=\\ v#1 x\n" +
+		"back\\\\slash=C:\\\\dir\\ttab\n" +
+		"k\\=e\\:y\\#\\!=#!=:\n" +
+		"url=jdbc:postgresql://db:5432/x?a=b\n"
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+func TestPropertiesWriterKeepsOrderAndComments(t *testing.T) {
+	var w PropertiesWriter
+	w.Comment("generated\nfor café")
+	w.Set("z", "1")
+	w.Set("a", "2")
+	want := "# generated\n# for caf\\u00E9\nz=1\na=2\n"
+	if diff := cmp.Diff(want, w.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	p, err := properties.LoadString(w.String())
+	require.NoError(t, err)
+	require.Equal(t, []string{"z", "a"}, p.Keys())
 }
 
 func TestRenderHadoopXMLRoundTrip(t *testing.T) {
@@ -113,8 +145,10 @@ func TestRenderEnvFileRoundTrip(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", k, diff)
 		}
 	}
-	_, err = RenderEnvFile(map[string]string{"not-a-name": "x"})
-	require.Error(t, err)
+	_, err = RenderEnvFile(map[string]string{"not-a-name": "x", "1x": "y", "OK": "z"})
+	if diff := cmp.Diff("key \"1x\": is not an environment variable name\nkey \"not-a-name\": is not an environment variable name", err.Error()); diff != "" {
+		t.Errorf("every bad key is reported (-want +got):\n%s", diff)
+	}
 }
 
 func TestRenderINI(t *testing.T) {
@@ -158,5 +192,10 @@ func TestRenderConfigFileByExtension(t *testing.T) {
 		})
 	}
 	_, err := RenderConfigFile("f.toml", in)
-	require.ErrorContains(t, err, "configOverrides[f.toml]")
+	var rerr *RenderError
+	require.ErrorAs(t, err, &rerr)
+	if diff := cmp.Diff(&RenderError{File: "f.toml", Message: `no renderer for files ending in ".toml"`}, rerr); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	require.ErrorIs(t, err, failure.ErrInvalid)
 }

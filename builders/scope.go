@@ -10,6 +10,10 @@ import (
 // one of its role groups. Every builder takes one; it supplies the
 // namespace, the derived name and the labels, so objects of one role group
 // always agree on them.
+//
+// Build the cluster's scope once and derive the narrower ones with
+// RoleScope and RoleGroupScope (or the wider ones with ClusterScope), so
+// the product fields are never retyped or blanked by hand.
 type Scope struct {
 	// Namespace is the cluster resource's namespace; every object is built
 	// in it.
@@ -22,8 +26,8 @@ type Scope struct {
 	// cluster-wide objects.
 	RoleGroup string
 
-	// ProductName becomes app.kubernetes.io/name; omitted when empty or not
-	// a legal label value.
+	// ProductName becomes app.kubernetes.io/name, on objects and in
+	// selectors; omitted when empty or not a legal label value.
 	ProductName string
 	// ProductVersion becomes app.kubernetes.io/version; omitted when empty
 	// or not a legal label value.
@@ -41,6 +45,26 @@ type Scope struct {
 	IdentityLabels map[string]string
 }
 
+// ClusterScope returns the scope of the whole cluster: s without role and
+// role group.
+func (s Scope) ClusterScope() Scope {
+	s.Role, s.RoleGroup = "", ""
+	return s
+}
+
+// RoleScope returns the scope of s's role, for role-level objects such as
+// the role's PodDisruptionBudget: s without the role group.
+func (s Scope) RoleScope() Scope {
+	s.RoleGroup = ""
+	return s
+}
+
+// RoleGroupScope returns the scope of one role group of s's role.
+func (s Scope) RoleGroupScope(group string) Scope {
+	s.RoleGroup = group
+	return s
+}
+
 // ResourceName returns the scope's bounded object name: RoleGroupResourceName
 // for a role group, RoleResourceName for a role, and the cluster name for a
 // cluster-wide scope.
@@ -53,6 +77,13 @@ func (s Scope) ResourceName() string {
 	default:
 		return s.Cluster
 	}
+}
+
+// FieldPath returns the absolute path of field (relative to layer, e.g.
+// "config.gracefulShutdownTimeout") for the scope's role and role group, as
+// commonsv1alpha1.Layer.FieldPath spells it.
+func (s Scope) FieldPath(layer commonsv1alpha1.Layer, field string) string {
+	return layer.FieldPath(s.Role, s.RoleGroup, field)
 }
 
 // managedBy returns the managed-by label value, defaulted.

@@ -38,20 +38,63 @@ func RestrictedContainerSecurityContext() *corev1.SecurityContext {
 	}
 }
 
+// Hardening says what HardenContainer adds beyond the restricted profile.
+// The zero value adds nothing.
+type Hardening struct {
+	// ReadOnlyRootFilesystem makes the container's root file system
+	// read-only, as auxiliary containers (sidecars) should run: what they
+	// write goes to a volume.
+	ReadOnlyRootFilesystem bool
+}
+
+// HardenContainer is the one container hardening rule of opkit: it fills
+// every unset field of c's security context with the restricted Pod
+// Security values (RestrictedContainerSecurityContext) and those h asks
+// for. A field already set is kept, so a product or a user that needs a
+// different value states it and keeps it.
+func HardenContainer(c *corev1.Container, h Hardening) {
+	def := RestrictedContainerSecurityContext()
+	if h.ReadOnlyRootFilesystem {
+		def.ReadOnlyRootFilesystem = ptr.To(true)
+	}
+	if c.SecurityContext == nil {
+		c.SecurityContext = def
+		return
+	}
+	sc := c.SecurityContext
+	if sc.RunAsNonRoot == nil {
+		sc.RunAsNonRoot = def.RunAsNonRoot
+	}
+	if sc.AllowPrivilegeEscalation == nil {
+		sc.AllowPrivilegeEscalation = def.AllowPrivilegeEscalation
+	}
+	if sc.Capabilities == nil {
+		sc.Capabilities = def.Capabilities
+	}
+	if sc.SeccompProfile == nil {
+		sc.SeccompProfile = def.SeccompProfile
+	}
+	if sc.ReadOnlyRootFilesystem == nil {
+		sc.ReadOnlyRootFilesystem = def.ReadOnlyRootFilesystem
+	}
+}
+
 // ApplyRestrictedDefaults fills the unset security fields of spec, its
-// containers and its init containers with the restricted values. A field
+// containers and its init containers with the restricted values
+// (HardenContainer with the zero Hardening for each container). A field
 // already set is kept, so a product that needs a different user states it
-// and keeps it.
+// and keeps it. The StatefulSet builder calls it last, after sidecars and
+// pod overrides, so containers those add are covered too.
 func ApplyRestrictedDefaults(spec *corev1.PodSpec) {
 	if spec.SecurityContext == nil {
 		spec.SecurityContext = &corev1.PodSecurityContext{}
 	}
 	fillPodSecurityContext(spec.SecurityContext, RestrictedPodSecurityContext())
 	for i := range spec.InitContainers {
-		fillContainerSecurityContext(&spec.InitContainers[i])
+		HardenContainer(&spec.InitContainers[i], Hardening{})
 	}
 	for i := range spec.Containers {
-		fillContainerSecurityContext(&spec.Containers[i])
+		HardenContainer(&spec.Containers[i], Hardening{})
 	}
 }
 
@@ -70,27 +113,6 @@ func fillPodSecurityContext(sc, def *corev1.PodSecurityContext) {
 	}
 	if sc.FSGroupChangePolicy == nil {
 		sc.FSGroupChangePolicy = def.FSGroupChangePolicy
-	}
-	if sc.SeccompProfile == nil {
-		sc.SeccompProfile = def.SeccompProfile
-	}
-}
-
-func fillContainerSecurityContext(c *corev1.Container) {
-	def := RestrictedContainerSecurityContext()
-	if c.SecurityContext == nil {
-		c.SecurityContext = def
-		return
-	}
-	sc := c.SecurityContext
-	if sc.RunAsNonRoot == nil {
-		sc.RunAsNonRoot = def.RunAsNonRoot
-	}
-	if sc.AllowPrivilegeEscalation == nil {
-		sc.AllowPrivilegeEscalation = def.AllowPrivilegeEscalation
-	}
-	if sc.Capabilities == nil {
-		sc.Capabilities = def.Capabilities
 	}
 	if sc.SeccompProfile == nil {
 		sc.SeccompProfile = def.SeccompProfile

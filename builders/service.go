@@ -1,6 +1,9 @@
 package builders
 
 import (
+	"cmp"
+	"errors"
+	"fmt"
 	"maps"
 	"strconv"
 
@@ -91,8 +94,13 @@ func (b *ServiceBuilder) WithPublishNotReadyAddresses(publish bool) *ServiceBuil
 	return b
 }
 
-// Build returns the Service.
-func (b *ServiceBuilder) Build() *corev1.Service {
+// Build returns the Service, or the operator's mistakes in its ports,
+// joined: a client Service without ports (the API server refuses one), or
+// two ports of one name, or of one number and protocol.
+func (b *ServiceBuilder) Build() (*corev1.Service, error) {
+	if err := b.validatePorts(); err != nil {
+		return nil, err
+	}
 	meta := b.scope.objectMeta(b.name)
 	maps.Copy(meta.Labels, b.labels)
 	if len(b.annotations) > 0 {
@@ -112,5 +120,26 @@ func (b *ServiceBuilder) Build() *corev1.Service {
 		svc.Spec.ClusterIP = corev1.ClusterIPNone
 		svc.Spec.Type = corev1.ServiceTypeClusterIP
 	}
-	return svc.DeepCopy()
+	return svc.DeepCopy(), nil
+}
+
+func (b *ServiceBuilder) validatePorts() error {
+	var errs []error
+	if len(b.ports) == 0 && !b.headless {
+		errs = append(errs, operatorError("servicePorts", "the Service %s has no ports", b.name))
+	}
+	names := map[string]bool{}
+	numbers := map[string]bool{}
+	for _, p := range b.ports {
+		if names[p.Name] {
+			errs = append(errs, operatorError("servicePorts["+p.Name+"]", "the Service %s has two ports of this name", b.name))
+		}
+		names[p.Name] = true
+		number := fmt.Sprintf("%d/%s", p.Port, cmp.Or(p.Protocol, corev1.ProtocolTCP))
+		if numbers[number] {
+			errs = append(errs, operatorError("servicePorts["+p.Name+"]", "the Service %s exposes %s twice", b.name, number))
+		}
+		numbers[number] = true
+	}
+	return errors.Join(errs...)
 }

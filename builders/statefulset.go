@@ -1,13 +1,11 @@
 package builders
 
 import (
-	"errors"
-	"fmt"
 	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 )
@@ -15,6 +13,10 @@ import (
 // DefaultDataVolumeName is the name of a role's data volume claim when its
 // DataVolume names none.
 const DefaultDataVolumeName = "data"
+
+// ConfigVolumeName is the name of the volume WithConfigVolume adds: the
+// role group's ConfigMap.
+const ConfigVolumeName = "config"
 
 // DataVolume declares that a role keeps data on a persistent volume: the
 // StatefulSet gets a claim template, sized from the folded
@@ -39,16 +41,19 @@ type StatefulSetBuilder struct {
 	containers     []corev1.Container
 	initContainers []corev1.Container
 	volumes        []corev1.Volume
+	configMount    string
 	config         *commonsv1alpha1.RoleGroupConfigSpec
 	affinity       *corev1.Affinity
 	data           *DataVolume
 	env            []corev1.EnvVar
 	envOverrides   map[string]string
+	cliOverrides   []string
 	image          string
 	pullPolicy     corev1.PullPolicy
 	pullSecret     string
 	serviceAccount string
-	podOverrides   [][]byte
+	injectors      []PodInjector
+	podOverrides   []PodOverride
 }
 
 // NewStatefulSet starts a StatefulSet for the scope's role group. main is
@@ -75,7 +80,7 @@ func (b *StatefulSetBuilder) WithPodManagementPolicy(p appsv1.PodManagementPolic
 	return b
 }
 
-// WithContainers adds containers beside the main one, e.g. sidecars.
+// WithContainers adds containers beside the main one.
 func (b *StatefulSetBuilder) WithContainers(cs ...corev1.Container) *StatefulSetBuilder {
 	for i := range cs {
 		b.containers = append(b.containers, *cs[i].DeepCopy())
@@ -100,6 +105,15 @@ func (b *StatefulSetBuilder) WithVolumes(vs ...corev1.Volume) *StatefulSetBuilde
 	return b
 }
 
+// WithConfigVolume mounts the role group's ConfigMap (named
+// Scope.ResourceName, as NewConfigMap builds it) in the main container at
+// mountPath, read-only, as the volume ConfigVolumeName: volume and mount in
+// one call.
+func (b *StatefulSetBuilder) WithConfigVolume(mountPath string) *StatefulSetBuilder {
+	b.configMount = mountPath
+	return b
+}
+
 // WithConfig applies the role group's folded config: resources of the main
 // container, the data volume's size and class, and the termination grace
 // period. affinity is config.affinity already decoded (the raw form in
@@ -118,7 +132,8 @@ func (b *StatefulSetBuilder) WithDataVolume(dv DataVolume) *StatefulSetBuilder {
 }
 
 // WithEnv adds environment variables the product declares for the main
-// container. The user's envOverrides win over them.
+// container, after the container's own. A variable named again replaces
+// the earlier one where it stands.
 func (b *StatefulSetBuilder) WithEnv(env ...corev1.EnvVar) *StatefulSetBuilder {
 	for i := range env {
 		b.env = append(b.env, *env[i].DeepCopy())
@@ -127,9 +142,20 @@ func (b *StatefulSetBuilder) WithEnv(env ...corev1.EnvVar) *StatefulSetBuilder {
 }
 
 // WithEnvOverrides sets the user's folded envOverrides for the main
-// container.
+// container. An override replaces a declared variable of its name where it
+// stands (valueFrom included); the others are appended, each after the
+// variables its $(VAR) references name, else by name.
 func (b *StatefulSetBuilder) WithEnvOverrides(env map[string]string) *StatefulSetBuilder {
 	b.envOverrides = maps.Clone(env)
+	return b
+}
+
+// WithCliOverrides sets the user's folded cliOverrides: extra command-line
+// arguments appended to the main container's args, after the product's
+// own. configfold has already picked the list of the highest layer that
+// states one, so an empty list means none.
+func (b *StatefulSetBuilder) WithCliOverrides(args ...string) *StatefulSetBuilder {
+	b.cliOverrides = slices.Clone(args)
 	return b
 }
 
@@ -154,118 +180,19 @@ func (b *StatefulSetBuilder) WithServiceAccountName(name string) *StatefulSetBui
 	return b
 }
 
-// WithPodOverrides sets the user's podOverrides layers, lowest precedence
-// first, each the JSON of a core/v1 PodTemplateSpec as written in the
-// cluster resource. They are strategic-merged over the built template last,
-// so the user wins; see ApplyPodOverrides for the rules.
-func (b *StatefulSetBuilder) WithPodOverrides(layers ...[]byte) *StatefulSetBuilder {
-	for _, l := range layers {
-		b.podOverrides = append(b.podOverrides, append([]byte(nil), l...))
-	}
+// WithInjectors adds injectors (sidecars), run in order on the built
+// template before the pod overrides; see PodInjector.
+func (b *StatefulSetBuilder) WithInjectors(injectors ...PodInjector) *StatefulSetBuilder {
+	b.injectors = append(b.injectors, injectors...)
 	return b
 }
 
-// Build returns the StatefulSet, or an error joining every
-// ValidationError found (see errors.As).
-func (b *StatefulSetBuilder) Build() (*appsv1.StatefulSet, error) {
-	name := b.scope.ResourceName()
-	template, claims, errs := b.podTemplate()
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+// WithPodOverrides sets the user's podOverrides layers, lowest precedence
+// first. They are strategic-merged over the built template, sidecars
+// included, so the user wins; see ApplyPodOverrides for the rules.
+func (b *StatefulSetBuilder) WithPodOverrides(layers ...PodOverride) *StatefulSetBuilder {
+	for _, l := range layers {
+		b.podOverrides = append(b.podOverrides, PodOverride{Layer: l.Layer, Patch: slices.Clone(l.Patch)})
 	}
-	template, errs = ApplyPodOverrides(template, claimNames(claims), b.podOverrides...)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	// The selector must keep matching whatever the overrides did.
-	if template.Labels == nil {
-		template.Labels = map[string]string{}
-	}
-	maps.Copy(template.Labels, b.scope.SelectorLabels())
-
-	sts := &appsv1.StatefulSet{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
-		ObjectMeta: b.scope.objectMeta(name),
-		Spec: appsv1.StatefulSetSpec{
-			Replicas:             b.replicas,
-			Selector:             &metav1.LabelSelector{MatchLabels: b.scope.SelectorLabels()},
-			ServiceName:          HeadlessServiceName(name),
-			PodManagementPolicy:  b.policy,
-			Template:             *template,
-			VolumeClaimTemplates: claims,
-		},
-	}
-	return sts.DeepCopy(), nil
-}
-
-// podTemplate assembles the pod template before pod overrides.
-func (b *StatefulSetBuilder) podTemplate() (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim, []error) {
-	spec := corev1.PodSpec{
-		Containers:         cloneContainers(b.containers),
-		InitContainers:     cloneContainers(b.initContainers),
-		ServiceAccountName: b.serviceAccount,
-		Affinity:           b.affinity.DeepCopy(),
-	}
-	for i := range b.volumes {
-		spec.Volumes = append(spec.Volumes, *b.volumes[i].DeepCopy())
-	}
-	main := findContainer(spec.Containers, b.main)
-	if main == nil {
-		return nil, nil, []error{fmt.Errorf("main container %q is not among the containers", b.main)}
-	}
-	if b.pullSecret != "" {
-		spec.ImagePullSecrets = []corev1.LocalObjectReference{{Name: b.pullSecret}}
-	}
-	if b.image != "" {
-		main.Image = b.image
-	}
-	if b.pullPolicy != "" {
-		main.ImagePullPolicy = b.pullPolicy
-	}
-	var errs []error
-	applyResources(main, b.config)
-	main.Env = mergeEnv(append(main.Env, b.env...), b.envOverrides)
-	grace, err := terminationGracePeriod(b.config)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	spec.TerminationGracePeriodSeconds = grace
-	claims, err := b.dataClaims(main)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	ApplyRestrictedDefaults(&spec)
-	return &corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{Labels: b.scope.Labels()},
-		Spec:       spec,
-	}, claims, errs
-}
-
-// findContainer returns the container called name, or nil.
-func findContainer(cs []corev1.Container, name string) *corev1.Container {
-	for i := range cs {
-		if cs[i].Name == name {
-			return &cs[i]
-		}
-	}
-	return nil
-}
-
-func cloneContainers(cs []corev1.Container) []corev1.Container {
-	if cs == nil {
-		return nil
-	}
-	out := make([]corev1.Container, len(cs))
-	for i := range cs {
-		cs[i].DeepCopyInto(&out[i])
-	}
-	return out
-}
-
-func claimNames(claims []corev1.PersistentVolumeClaim) []string {
-	names := make([]string, 0, len(claims))
-	for _, c := range claims {
-		names = append(names, c.Name)
-	}
-	return names
+	return b
 }

@@ -3,7 +3,6 @@ package builders
 import (
 	"cmp"
 	"math"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +11,12 @@ import (
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 )
+
+// The folded config carries no record of the layer that stated a value, so
+// its checks name the role group's field, the most specific place a user
+// can fix it. configfold, which sees the layers, already rejects a bad
+// value in any layer naming that layer; these checks catch what reaches the
+// builder without it.
 
 // applyResources sets the main container's requests and limits from the
 // folded config: cpu.min is the request, cpu.max the limit, and memory.limit
@@ -41,44 +46,23 @@ func setQuantity(list *corev1.ResourceList, name corev1.ResourceName, q resource
 	(*list)[name] = q.DeepCopy()
 }
 
-// mergeEnv returns declared with overrides applied over it (an override
-// replaces a declared variable of the same name whole, valueFrom included),
-// sorted by name so the template is byte-stable. A later declared variable
-// replaces an earlier one of the same name.
-func mergeEnv(declared []corev1.EnvVar, overrides map[string]string) []corev1.EnvVar {
-	byName := make(map[string]corev1.EnvVar, len(declared)+len(overrides))
-	for _, e := range declared {
-		byName[e.Name] = *e.DeepCopy()
-	}
-	for k, v := range overrides {
-		byName[k] = corev1.EnvVar{Name: k, Value: v}
-	}
-	if len(byName) == 0 {
-		return nil
-	}
-	env := make([]corev1.EnvVar, 0, len(byName))
-	for _, e := range byName {
-		env = append(env, e)
-	}
-	slices.SortFunc(env, func(a, b corev1.EnvVar) int { return cmp.Compare(a.Name, b.Name) })
-	return env
-}
-
 // terminationGracePeriod converts config.gracefulShutdownTimeout, a Go
 // duration, to whole seconds, rounding up so a pod never gets less time
 // than asked. Unset returns nil (the Kubernetes default).
-func terminationGracePeriod(config *commonsv1alpha1.RoleGroupConfigSpec) (*int64, error) {
+func (b *StatefulSetBuilder) terminationGracePeriod() (*int64, error) {
 	const field = "config.gracefulShutdownTimeout"
-	if config == nil || config.GracefulShutdownTimeout == nil {
+	if b.config == nil || b.config.GracefulShutdownTimeout == nil {
 		return nil, nil
 	}
-	raw := *config.GracefulShutdownTimeout
+	raw := *b.config.GracefulShutdownTimeout
 	d, err := time.ParseDuration(raw)
 	if err != nil {
-		return nil, &ValidationError{Field: field, Message: "not a duration such as \"30s\" or \"2m\"", Err: err}
+		verr := layerError(b.scope, commonsv1alpha1.LayerRoleGroup, field, "%q is not a duration such as \"30s\" or \"2m\"", raw)
+		verr.Err = err
+		return nil, verr
 	}
 	if d <= 0 {
-		return nil, validationErrorf(field, "%q is not positive", raw)
+		return nil, layerError(b.scope, commonsv1alpha1.LayerRoleGroup, field, "%q is not positive", raw)
 	}
 	secs := int64(math.Ceil(d.Seconds()))
 	return &secs, nil
@@ -90,17 +74,18 @@ func (b *StatefulSetBuilder) dataClaims(main *corev1.Container) ([]corev1.Persis
 	if b.data == nil {
 		return nil, nil
 	}
+	const field = "config.resources.storage.capacity"
 	name := cmp.Or(b.data.Name, DefaultDataVolumeName)
 	var storage *commonsv1alpha1.StorageResource
 	if b.config != nil && b.config.Resources != nil {
 		storage = b.config.Resources.Storage
 	}
 	if storage == nil || storage.Capacity == nil {
-		return nil, validationErrorf("config.resources.storage.capacity",
+		return nil, layerError(b.scope, commonsv1alpha1.LayerRoleGroup, field,
 			"required: the role keeps data on volume %q", name)
 	}
 	if storage.Capacity.Sign() <= 0 {
-		return nil, validationErrorf("config.resources.storage.capacity", "%s is not positive", storage.Capacity.String())
+		return nil, layerError(b.scope, commonsv1alpha1.LayerRoleGroup, field, "%s is not positive", storage.Capacity.String())
 	}
 	claim := corev1.PersistentVolumeClaim{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},

@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 func testScope() Scope {
@@ -76,8 +77,8 @@ func TestStatefulSetBuild(t *testing.T) {
 						{
 							Name: "main", Image: "registry.example/zk:3.9.2", ImagePullPolicy: corev1.PullIfNotPresent,
 							Env: []corev1.EnvVar{
-								{Name: "A", Value: "user"}, {Name: "B", Value: "declared"},
-								{Name: "C", Value: "user"}, {Name: "Z", Value: "container"},
+								{Name: "Z", Value: "container"}, {Name: "B", Value: "declared"},
+								{Name: "A", Value: "user"}, {Name: "C", Value: "user"},
 							},
 							Resources: corev1.ResourceRequirements{
 								Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
@@ -147,17 +148,18 @@ func TestStatefulSetNoClaimWithoutDataVolume(t *testing.T) {
 }
 
 func TestStatefulSetValidationErrors(t *testing.T) {
+	const timeout = "spec.roles.server.roleGroups.default.config.gracefulShutdownTimeout"
 	tests := []struct {
 		name, timeout string
 		data          *DataVolume
 		noStorage     bool
 		field         string
 	}{
-		{name: "unparsable timeout", timeout: "soon", field: "config.gracefulShutdownTimeout"},
-		{name: "zero timeout", timeout: "0s", field: "config.gracefulShutdownTimeout"},
-		{name: "negative timeout", timeout: "-5s", field: "config.gracefulShutdownTimeout"},
+		{name: "unparsable timeout", timeout: "soon", field: timeout},
+		{name: "zero timeout", timeout: "0s", field: timeout},
+		{name: "negative timeout", timeout: "-5s", field: timeout},
 		{name: "data volume without capacity", timeout: "5s", data: &DataVolume{MountPath: "/d"}, noStorage: true,
-			field: "config.resources.storage.capacity"},
+			field: "spec.roles.server.roleGroups.default.config.resources.storage.capacity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,9 +175,11 @@ func TestStatefulSetValidationErrors(t *testing.T) {
 			_, err := b.Build()
 			var verr *ValidationError
 			require.True(t, errors.As(err, &verr), "want a ValidationError, got %v", err)
-			if diff := cmp.Diff(tt.field, verr.Field); diff != "" {
+			if diff := cmp.Diff(tt.field, failure.FieldOf(err)); diff != "" {
 				t.Errorf("field (-want +got):\n%s", diff)
 			}
+			require.Equal(t, failure.AuthorUser, failure.AuthorOf(err))
+			require.ErrorIs(t, err, failure.ErrInvalid)
 		})
 	}
 }

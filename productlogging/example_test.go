@@ -42,5 +42,5 @@ func ExampleValidateProducers() {
 	})
 	fmt.Println(err)
 	// Output:
-	// producers[1].container: container "broker" is already configured by producers[0]
+	// logProducers[1].container: container "broker" is already configured by logProducers[0]
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strconv"
+
+	"github.com/opkit-dev/opkit/builders"
 )
 
 // Log4j2's file appender uses Log4j1XmlLayout: it ships with log4j-core (no
@@ -12,40 +14,40 @@ import (
 
 // renderLog4j2Properties renders a Log4j2 properties file.
 func renderLog4j2Properties(p Producer, lv levels, opts Options) string {
-	var w propertiesWriter
-	w.comment("Log4j2 configuration of container " + p.Container + "; generated, do not edit.")
-	w.set("appender.console.type", "Console")
-	w.set("appender.console.name", "CONSOLE")
-	w.set("appender.console.target", "SYSTEM_OUT")
-	w.set("appender.console.layout.type", "PatternLayout")
-	w.set("appender.console.layout.pattern", javaConsolePattern)
-	w.set("appender.console.filter.threshold.type", "ThresholdFilter")
-	w.set("appender.console.filter.threshold.level", javaLevel(Log4j2, lv.console))
+	var w builders.PropertiesWriter
+	w.Comment("Log4j2 configuration of container " + p.Container + "; generated, do not edit.")
+	w.Set("appender.console.type", "Console")
+	w.Set("appender.console.name", "CONSOLE")
+	w.Set("appender.console.target", "SYSTEM_OUT")
+	w.Set("appender.console.layout.type", "PatternLayout")
+	w.Set("appender.console.layout.pattern", javaConsolePattern)
+	w.Set("appender.console.filter.threshold.type", "ThresholdFilter")
+	w.Set("appender.console.filter.threshold.level", javaLevel(Log4j2, lv.console))
 	if opts.CollectFiles {
-		w.set("appender.file.type", "RollingFile")
-		w.set("appender.file.name", "FILE")
-		w.set("appender.file.fileName", p.LogFilePath())
-		w.set("appender.file.filePattern", p.LogFilePath()+".%i")
-		w.set("appender.file.layout.type", "Log4j1XmlLayout")
-		w.set("appender.file.policies.type", "Policies")
-		w.set("appender.file.policies.size.type", "SizeBasedTriggeringPolicy")
-		w.set("appender.file.policies.size.size", strconv.FormatInt(opts.maxFileSize(), 10))
-		w.set("appender.file.strategy.type", "DefaultRolloverStrategy")
-		w.set("appender.file.strategy.max", "1")
-		w.set("appender.file.filter.threshold.type", "ThresholdFilter")
-		w.set("appender.file.filter.threshold.level", javaLevel(Log4j2, lv.file))
+		w.Set("appender.file.type", "RollingFile")
+		w.Set("appender.file.name", "FILE")
+		w.Set("appender.file.fileName", p.LogFilePath())
+		w.Set("appender.file.filePattern", p.LogFilePath()+".%i")
+		w.Set("appender.file.layout.type", "Log4j1XmlLayout")
+		w.Set("appender.file.policies.type", "Policies")
+		w.Set("appender.file.policies.size.type", "SizeBasedTriggeringPolicy")
+		w.Set("appender.file.policies.size.size", strconv.FormatInt(opts.maxFileSize(), 10))
+		w.Set("appender.file.strategy.type", "DefaultRolloverStrategy")
+		w.Set("appender.file.strategy.max", "1")
+		w.Set("appender.file.filter.threshold.type", "ThresholdFilter")
+		w.Set("appender.file.filter.threshold.level", javaLevel(Log4j2, lv.file))
 	}
-	w.set("rootLogger.level", javaLevel(Log4j2, lv.root))
-	w.set("rootLogger.appenderRef.console.ref", "CONSOLE")
+	w.Set("rootLogger.level", javaLevel(Log4j2, lv.root))
+	w.Set("rootLogger.appenderRef.console.ref", "CONSOLE")
 	if opts.CollectFiles {
-		w.set("rootLogger.appenderRef.file.ref", "FILE")
+		w.Set("rootLogger.appenderRef.file.ref", "FILE")
 	}
 	// Logger ids are positional: a logger name may hold characters that
 	// cannot appear in a properties key path.
 	for i, l := range lv.loggers {
 		id := fmt.Sprintf("logger.l%d", i)
-		w.set(id+".name", l.name)
-		w.set(id+".level", javaLevel(Log4j2, l.level))
+		w.Set(id+".name", l.name)
+		w.Set(id+".level", javaLevel(Log4j2, l.level))
 	}
 	return w.String()
 }

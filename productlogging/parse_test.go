@@ -191,34 +191,3 @@ func TestPythonParseBack(t *testing.T) {
 		t.Errorf("loggers (-want +got):\n%s", diff)
 	}
 }
-
-func TestEscapePropertyRoundTrips(t *testing.T) {
-	values := []string{"plain", " leading space", "a=b:c#d!e", "#comment-like", "tab\tnew\nline", `back\slash`, "ünïcødé", ""}
-	for _, v := range values {
-		var w propertiesWriter
-		w.set(v+"key", v)
-		props, err := properties.LoadString(w.String())
-		require.NoError(t, err)
-		got, ok := props.Get(v + "key")
-		require.True(t, ok, "key %q lost in %q", v+"key", w.String())
-		require.Equal(t, v, got, "value of %q in %q", v, w.String())
-	}
-}
-
-// Java reads a \u escape as one UTF-16 unit, so a character outside the
-// basic plane must be written as its surrogate pair.
-func TestEscapePropertyNonASCII(t *testing.T) {
-	tests := []struct {
-		in, wantKey, wantValue string
-	}{
-		{"é", `\u00E9`, `\u00E9`},
-		{"🙂", `\uD83D\uDE42`, `\uD83D\uDE42`},
-		{"a b", `a\ b`, `a b`},
-		{"#x", `\#x`, `\#x`},
-		{"x#", `x\#`, `x#`},
-	}
-	for _, tt := range tests {
-		require.Equal(t, tt.wantKey, escapeProperty(tt.in, true), "key %q", tt.in)
-		require.Equal(t, tt.wantValue, escapeProperty(tt.in, false), "value %q", tt.in)
-	}
-}

@@ -93,61 +93,68 @@ func (p Producer) LogFilePath() string {
 	return path.Join(p.LogDirectory(), p.LogFileName())
 }
 
-// ProducerError reports an invalid producer or a conflict between two.
-type ProducerError struct {
-	// Field is the path of the offending value, e.g. "producers[1].logFile".
-	Field string
-	// Message says what is wrong.
-	Message string
+// Validate checks one producer alone; fields are named relative to it
+// ("container", "logDir").
+func (p Producer) Validate() error {
+	return errors.Join(p.validate("")...)
 }
 
-// Error implements error.
-func (e *ProducerError) Error() string { return e.Field + ": " + e.Message }
-
-// Validate checks one producer alone.
-func (p Producer) Validate() error {
-	var errs []error
+// validate returns p's problems, each a *ProducerError whose field starts
+// with prefix, sorted by field.
+func (p Producer) validate(prefix string) []error {
+	var errs []*ProducerError
+	add := func(field, format string, args ...any) {
+		errs = append(errs, &ProducerError{Field: prefix + field, Message: fmt.Sprintf(format, args...)})
+	}
 	if p.Container == "" {
-		errs = append(errs, &ProducerError{Field: "container", Message: "must be set"})
+		add("container", "must be set")
 	}
 	if !slices.Contains(Frameworks(), p.Framework) {
-		errs = append(errs, &ProducerError{Field: "framework", Message: fmt.Sprintf("%q is not one of %v", p.Framework, Frameworks())})
+		add("framework", "%q is not one of %v", p.Framework, Frameworks())
 	}
 	if p.LogDir != "" && !path.IsAbs(p.LogDir) {
-		errs = append(errs, &ProducerError{Field: "logDir", Message: fmt.Sprintf("%q must be an absolute path", p.LogDir)})
+		add("logDir", "%q must be an absolute path", p.LogDir)
 	}
-	for field, name := range map[string]string{"configFile": p.ConfigFile, "logFile": p.LogFile} {
-		if strings.Contains(name, "/") {
-			errs = append(errs, &ProducerError{Field: field, Message: fmt.Sprintf("%q must be a file name, not a path", name)})
-		}
+	if strings.Contains(p.ConfigFile, "/") {
+		add("configFile", "%q must be a file name, not a path", p.ConfigFile)
 	}
-	slices.SortFunc(errs, func(a, b error) int { return cmp.Compare(a.Error(), b.Error()) })
-	return errors.Join(errs...)
+	if strings.Contains(p.LogFile, "/") {
+		add("logFile", "%q must be a file name, not a path", p.LogFile)
+	}
+	slices.SortFunc(errs, func(a, b *ProducerError) int { return cmp.Compare(a.Field, b.Field) })
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+	}
+	return out
 }
 
 // ValidateProducers checks every producer and rejects two producers that
 // configure the same container or write the same log file, naming both.
+// Every problem is a *ProducerError whose field is the producer's index in
+// the list, e.g. "logProducers[1].logFile".
 func ValidateProducers(producers []Producer) error {
 	var errs []error
 	containers := map[string]int{}
 	files := map[string]int{}
 	for i, p := range producers {
-		if err := p.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("producers[%d]: %w", i, err))
+		prefix := fmt.Sprintf("logProducers[%d].", i)
+		if perrs := p.validate(prefix); len(perrs) > 0 {
+			errs = append(errs, perrs...)
 			continue
 		}
 		if j, dup := containers[p.Container]; dup {
 			errs = append(errs, &ProducerError{
-				Field:   fmt.Sprintf("producers[%d].container", i),
-				Message: fmt.Sprintf("container %q is already configured by producers[%d]", p.Container, j),
+				Field:   prefix + "container",
+				Message: fmt.Sprintf("container %q is already configured by logProducers[%d]", p.Container, j),
 			})
 		} else {
 			containers[p.Container] = i
 		}
 		if j, dup := files[p.LogFilePath()]; dup {
 			errs = append(errs, &ProducerError{
-				Field: fmt.Sprintf("producers[%d].logFile", i),
-				Message: fmt.Sprintf("container %q would write %s, which producers[%d] (container %q) already writes",
+				Field: prefix + "logFile",
+				Message: fmt.Sprintf("container %q would write %s, which logProducers[%d] (container %q) already writes",
 					p.Container, p.LogFilePath(), j, producers[j].Container),
 			})
 		} else {

@@ -3,7 +3,10 @@ package productlogging
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 func TestProducerDefaults(t *testing.T) {
@@ -38,14 +41,19 @@ func TestValidateProducers(t *testing.T) {
 		{"same container twice names both", []Producer{
 			{Container: "a", Framework: Log4j},
 			{Container: "a", Framework: Logback, LogDir: "/other"},
-		}, []string{`producers[1].container`, `container "a" is already configured by producers[0]`}},
+		}, []string{`logProducers[1].container: container "a" is already configured by logProducers[0]`}},
 		{"same file twice names both", []Producer{
 			{Container: "a", Framework: Python, LogDir: "/logs", LogFile: "app.log"},
 			{Container: "b", Framework: Python, LogDir: "/logs", LogFile: "app.log"},
-		}, []string{"producers[1].logFile", `container "b" would write /logs/app.log`, `producers[0] (container "a")`}},
+		}, []string{`logProducers[1].logFile: container "b" would write /logs/app.log, which logProducers[0] (container "a") already writes`}},
 		{"invalid fields", []Producer{
 			{Framework: "slf4j", LogDir: "relative", LogFile: "a/b"},
-		}, []string{"producers[0]", "container: must be set", `framework: "slf4j"`, `logDir: "relative" must be an absolute path`, `logFile: "a/b" must be a file name`}},
+		}, []string{
+			`logProducers[0].container: must be set`,
+			`logProducers[0].framework: "slf4j" is not one of [log4j log4j2 logback python]`,
+			`logProducers[0].logDir: "relative" must be an absolute path`,
+			`logProducers[0].logFile: "a/b" must be a file name, not a path`,
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,10 +62,18 @@ func TestValidateProducers(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			require.Error(t, err)
-			for _, want := range tt.wantErr {
-				require.Contains(t, err.Error(), want)
+			var got []string
+			for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+				var perr *ProducerError
+				require.ErrorAs(t, e, &perr)
+				require.Equal(t, perr.Field, failure.FieldOf(e))
+				got = append(got, e.Error())
 			}
+			if diff := cmp.Diff(tt.wantErr, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			require.ErrorIs(t, err, failure.ErrInvalid)
+			require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
 		})
 	}
 }
