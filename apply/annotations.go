@@ -6,8 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 // Annotation and label names, appended to "<reconciler name>/".
@@ -32,6 +35,10 @@ const (
 	// separated list of has-observed-generation, has-ready-condition and
 	// conditions=A;B.
 	AnnotationStatusHint = "status-hint"
+	// AnnotationReapplyInterval overrides Options.ReapplyInterval for the
+	// object: a Go duration such as "30m"; "0" turns the periodic rewrite
+	// off for it.
+	AnnotationReapplyInterval = "reapply-interval"
 	// AnnotationDigest is written by the reconciler: the desired object's
 	// digest.
 	AnnotationDigest = "digest"
@@ -63,17 +70,20 @@ type settings struct {
 	delOrder   int
 	purgeOrder *int
 	hint       statusHint
+	// reapply is the object's reapply interval; zero or less means never.
+	reapply time.Duration
 }
 
 // parseSettings reads the reconciler's annotations of u, rejecting unknown
 // keys and bad values, and removes none of them (they stay on the object so
 // that users see them).
-func (r *Reconciler) parseSettings(u *unstructured.Unstructured, ref string) (settings, error) {
+func (r *Reconciler) parseSettings(u *unstructured.Unstructured, ref inventory.Ref, pos int) (settings, error) {
 	s := settings{
 		adoption:  r.opts.AdoptionPolicy,
 		reconcile: r.opts.ReconcilePolicy,
 		update:    r.opts.UpdatePolicy,
 		deletion:  r.opts.DeletePolicy,
+		reapply:   r.opts.ReapplyInterval,
 	}
 	ann := u.GetAnnotations()
 	keys := make([]string, 0, len(ann))
@@ -86,7 +96,7 @@ func (r *Reconciler) parseSettings(u *unstructured.Unstructured, ref string) (se
 	for _, k := range keys {
 		v := ann[k]
 		bad := func(reason string) error {
-			return &InvalidObjectError{Object: ref, Annotation: k, Reason: reason}
+			return r.invalid(ref, pos, k, "%s", reason)
 		}
 		switch strings.TrimPrefix(k, r.prefix) {
 		case AnnotationAdoptionPolicy:
@@ -124,6 +134,12 @@ func (r *Reconciler) parseSettings(u *unstructured.Unstructured, ref string) (se
 				return s, bad(err.Error())
 			}
 			s.hint = h
+		case AnnotationReapplyInterval:
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return s, bad(fmt.Sprintf("%q is not a non-negative duration such as 30m", v))
+			}
+			s.reapply = d
 		case AnnotationDigest, AnnotationOwnerID:
 			return s, bad("is written by the reconciler and must not be set")
 		default:
@@ -131,8 +147,7 @@ func (r *Reconciler) parseSettings(u *unstructured.Unstructured, ref string) (se
 		}
 	}
 	if s.purgeOrder != nil && *s.purgeOrder < s.applyOrder {
-		return s, &InvalidObjectError{Object: ref, Annotation: r.prefix + AnnotationPurgeOrder,
-			Reason: fmt.Sprintf("purge order %d is before the apply order %d", *s.purgeOrder, s.applyOrder)}
+		return s, r.invalid(ref, pos, r.prefix+AnnotationPurgeOrder, "purge order %d is before the apply order %d", *s.purgeOrder, s.applyOrder)
 	}
 	return s, nil
 }
@@ -160,4 +175,9 @@ func parseStatusHint(v string) (statusHint, error) {
 		}
 	}
 	return h, nil
+}
+
+// empty reports whether the hint asks for nothing.
+func (h statusHint) empty() bool {
+	return !h.observedGeneration && !h.readyCondition && len(h.conditions) == 0
 }

@@ -10,61 +10,60 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
-// Result is the outcome of an Apply pass.
-type Result struct {
-	// Ready is set when every object is applied and ready and every
-	// obsolete object is gone. Call Apply again until it is.
-	Ready bool
-	// IgnoredFields lists, per object, the fields whose desired value
-	// differed from the live one but could not be applied because the API
-	// server does not allow changing them. Callers typically report each
-	// entry as an ImmutableFieldIgnored warning.
-	IgnoredFields []IgnoredFields
-}
+// TypeInfo names an API type; see inventory.TypeRef.
+type TypeInfo = inventory.TypeRef
 
-// IgnoredFields names the preserved fields of one object.
-type IgnoredFields struct {
-	// Object names the object, e.g. "StatefulSet.apps ns/name".
-	Object string
-	// Fields are field paths such as "spec.volumeClaimTemplates".
-	Fields []string
-}
-
-// pass holds what one Apply call learned, so that it asks once.
-type pass struct {
-	namespaces map[string]bool
-}
-
-// Apply brings the cluster one step closer to objects: it validates the
-// whole set first, then applies wave after wave (a wave starts only when
-// the previous one is ready), deletes purged objects at the end of their
-// wave, and finally deletes objects of the inventory that left the set. The
-// inventory is updated in place, also when an error is returned: persist it
-// either way. objects are not modified.
-func (r *Reconciler) Apply(ctx context.Context, inv *Inventory, objects []client.Object) (Result, error) {
-	ds, err := r.prepare(objects)
+// Apply brings the cluster one step closer to objects for opts.Owner: it
+// validates the whole set first, then applies wave after wave (a wave
+// starts only when the previous one is ready), deletes purged objects at
+// the end of their wave, and finally deletes (or releases) the objects of
+// the inventory that left the set. The inventory is updated in place, also
+// when an error is returned: persist it either way. objects are not
+// modified.
+//
+// An invalid set fails as a whole before anything is written
+// (failure.ErrInvalid); a failure of one object fails only that object
+// (its Change carries the error) and the pass stops at the end of its
+// wave. The returned error joins the objects' errors, each classified
+// (a 429 is failure.ErrRateLimited, a conflict failure.ErrRetriable).
+func (r *Reconciler) Apply(ctx context.Context, inv *inventory.Inventory, objects []client.Object, opts PassOptions) (Result, error) {
+	ds, err := r.prepare(opts.Owner, objects)
 	if err != nil {
 		return Result{}, err
 	}
-	wanted := map[string]bool{}
+	p, err := r.newPass(ctx, inv, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	defer p.finish()
+	wanted := make(map[inventory.Key]bool, len(ds))
 	for _, d := range ds {
 		wanted[d.key] = true
-		r.syncItem(inv, d)
+		p.syncItem(d)
 	}
-	var obsolete []*InventoryItem
-	for _, it := range *inv {
-		if !wanted[it.key()] {
-			if it.Phase != PhaseDeleting {
-				it.Phase = PhaseScheduledForDeletion
+	if err := p.adoptStrays(ctx, wanted); err != nil {
+		return Result{}, err
+	}
+	p.collectManaged()
+	var obsolete []inventory.Key
+	for i := range inv.Items {
+		it := &inv.Items[i]
+		if !wanted[it.Key()] {
+			if it.EffectivePhase() != inventory.PhaseDeleting {
+				it.SetPhase(inventory.PhaseScheduledForDeletion)
 			}
-			obsolete = append(obsolete, it)
+			obsolete = append(obsolete, it.Key())
 		}
 	}
 	sortForApply(ds)
-	p := &pass{namespaces: map[string]bool{}}
 	var res Result
+	var errs []error
 	for i := 0; i < len(ds); {
 		wave := ds[i].settings.applyOrder
 		j := i
@@ -75,122 +74,212 @@ func (r *Reconciler) Apply(ctx context.Context, inv *Inventory, objects []client
 		if j < len(ds) {
 			next = ds[j].settings.applyOrder
 		}
-		ready, err := r.applyWave(ctx, p, inv, ds[i:j], &res)
-		if err != nil || !ready {
-			return res, err
+		ready := p.applyWave(ctx, ds[i:j], &res)
+		if ready {
+			ready = p.purge(ctx, ds[:j], next, &res)
 		}
-		if ready, err := r.purge(ctx, inv, ds[:j], next); err != nil || !ready {
-			return res, err
+		if !ready {
+			for _, d := range ds[j:] {
+				res.Changes = append(res.Changes, Change{Object: d.ref, Action: ActionWaiting})
+			}
+			return res, joinChanges(res, errs)
 		}
 		i = j
 	}
-	done, err := r.deleteItems(ctx, inv, obsolete, false)
-	res.Ready = done && err == nil
+	done := p.deleteItems(ctx, obsolete, false, &res)
+	err = joinChanges(res, errs)
+	res.Done = done && err == nil
 	return res, err
 }
 
-// syncItem finds or adds d's inventory item and records d's settings.
-func (r *Reconciler) syncItem(inv *Inventory, d *desired) {
-	it := inv.Find(d.gvk.GroupKind(), d.u.GetNamespace(), d.u.GetName())
-	if it == nil {
-		it = &InventoryItem{
-			NameInfo: NameInfo{Namespace: d.u.GetNamespace(), Name: d.u.GetName()},
-			Phase:    PhaseScheduledForApplication,
+// joinChanges joins the errors of the changes.
+func joinChanges(res Result, errs []error) error {
+	for _, c := range res.Changes {
+		if c.Err != nil {
+			errs = append(errs, c.Err)
 		}
-		*inv = append(*inv, it)
 	}
-	it.TypeInfo = TypeInfo{Group: d.gvk.Group, Version: d.gvk.Version, Kind: d.gvk.Kind}
-	it.AdoptionPolicy, it.ReconcilePolicy = d.settings.adoption, d.settings.reconcile
-	it.UpdatePolicy, it.DeletePolicy = d.settings.update, d.settings.deletion
-	it.ApplyOrder, it.DeleteOrder, it.PurgeOrder = d.settings.applyOrder, d.settings.delOrder, d.settings.purgeOrder
+	return errors.Join(errs...)
+}
+
+// syncItem finds or adds d's inventory item and records d's settings,
+// storing the policies only where they differ from the defaults.
+func (p *pass) syncItem(d *desired) {
+	r := p.r
+	it := p.item(d.key)
+	if it == nil {
+		i := p.idx.Add(p.inv, inventory.Item{
+			Group: d.key.Group, Kind: d.key.Kind, Namespace: d.key.Namespace, Name: d.key.Name,
+			Phase: inventory.PhaseScheduledForApplication,
+		})
+		it = &p.inv.Items[i]
+	}
+	it.Version = d.gvk.Version
+	it.AdoptionPolicy = nonDefault(d.settings.adoption, r.opts.AdoptionPolicy)
+	it.ReconcilePolicy = nonDefault(d.settings.reconcile, r.opts.ReconcilePolicy)
+	it.UpdatePolicy = nonDefault(d.settings.update, r.opts.UpdatePolicy)
+	it.DeletePolicy = nonDefault(d.settings.deletion, r.opts.DeletePolicy)
+	it.ApplyOrder, it.DeleteOrder = int32(d.settings.applyOrder), int32(d.settings.delOrder)
+	it.PurgeOrder = nil
+	if d.settings.purgeOrder != nil {
+		po := int32(*d.settings.purgeOrder)
+		it.PurgeOrder = &po
+	}
 	it.ManagedTypes = d.managedTypes
-	if it.Phase == PhaseScheduledForDeletion {
-		it.Phase = PhaseScheduledForApplication
+	if it.EffectivePhase() == inventory.PhaseScheduledForDeletion {
+		it.SetPhase(inventory.PhaseScheduledForApplication)
 	}
 }
 
-// applyWave applies the objects of one wave; instances of managed types
-// wait until the wave's CRDs and APIServices are ready.
-func (r *Reconciler) applyWave(ctx context.Context, p *pass, inv *Inventory, wave []*desired, res *Result) (bool, error) {
-	ready, typesReady := true, true
-	var errs []error
-	for _, d := range wave {
-		if d.managedInstance && !typesReady {
-			ready = false
-			continue
+func nonDefault[T ~string](v, def T) string {
+	if v == def {
+		return ""
+	}
+	return string(v)
+}
+
+// policies of an item, defaults filled in.
+func (p *pass) adoptionOf(it *inventory.Item) AdoptionPolicy {
+	if it.AdoptionPolicy == "" {
+		return p.r.opts.AdoptionPolicy
+	}
+	return AdoptionPolicy(it.AdoptionPolicy)
+}
+
+func (p *pass) deletePolicyOf(it *inventory.Item) DeletePolicy {
+	if it.DeletePolicy == "" {
+		return p.r.opts.DeletePolicy
+	}
+	return DeletePolicy(it.DeletePolicy)
+}
+
+// applyWave applies the objects of one wave by kind priority, the objects
+// of one priority Concurrency at a time. APIServices and webhook
+// configurations are applied only once everything before them is ready
+// (the workloads that back them), and instances of managed types only once
+// their types are. It appends a change per object, in wave order, and
+// reports whether the whole wave is ready.
+func (p *pass) applyWave(ctx context.Context, wave []*desired, res *Result) bool {
+	changes := make([]Change, len(wave))
+	ready := true
+	for i := 0; i < len(wave); {
+		prio := applyPriority(wave[i].gvk.GroupKind(), wave[i].managedInstance || wave[i].apiServiceInstance)
+		j := i
+		for j < len(wave) && applyPriority(wave[j].gvk.GroupKind(), wave[j].managedInstance || wave[j].apiServiceInstance) == prio {
+			j++
 		}
-		it := inv.Find(d.gvk.GroupKind(), d.u.GetNamespace(), d.u.GetName())
-		if (it.Phase == PhaseCompleted || it.Phase == PhaseCompleting) && it.Digest == d.digest {
-			continue // purged: only a changed object runs again
+		if !ready && (prio == prioAPIService || prio == prioInstances) {
+			for k := i; k < len(wave); k++ {
+				changes[k] = Change{Object: wave[k].ref, Action: ActionWaiting}
+			}
+			break
 		}
-		fields, err := r.applyObject(ctx, p, d, it)
-		if len(fields) > 0 {
-			res.IgnoredFields = append(res.IgnoredFields, IgnoredFields{Object: d.ref, Fields: fields})
-		}
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if err != nil || it.Phase != PhaseReady {
-			ready = false
-			if len(d.managedTypes) > 0 {
-				typesReady = false
+		group := wave[i:j]
+		forEach(len(group), p.r.opts.Concurrency, func(k int) {
+			changes[i+k] = p.applyOne(ctx, group[k])
+		})
+		for k, d := range group {
+			ph := p.item(d.key).EffectivePhase()
+			if changes[i+k].Err != nil || ph != inventory.PhaseReady && ph != inventory.PhaseCompleted {
+				ready = false
 			}
 		}
+		i = j
 	}
-	return ready, errors.Join(errs...)
+	res.Changes = append(res.Changes, changes...)
+	return ready
+}
+
+// applyOne applies d and returns its change.
+func (p *pass) applyOne(ctx context.Context, d *desired) Change {
+	it := p.item(d.key)
+	ph := it.EffectivePhase()
+	if (ph == inventory.PhaseCompleted || ph == inventory.PhaseCompleting) && it.Digest == d.digest {
+		return Change{Object: d.ref, Action: ActionUnchanged} // purged: only a changed object runs again
+	}
+	ch := p.applyObject(ctx, d, it)
+	ch.Object = d.ref
+	if ch.Err != nil {
+		ch.Err = apierr.Classify(ch.Err)
+		if ch.Action == "" {
+			ch.Action = ActionFailed
+		}
+		p.log.Error(ch.Err, "apply failed", "object", d.ref.String())
+	}
+	return ch
 }
 
 // purge deletes the ready objects whose purge order falls before the next
 // wave, and marks them completed once gone.
-func (r *Reconciler) purge(ctx context.Context, inv *Inventory, applied []*desired, next int) (bool, error) {
+func (p *pass) purge(ctx context.Context, applied []*desired, next int, res *Result) bool {
 	done := true
-	var errs []error
 	for _, d := range applied {
 		if d.settings.purgeOrder == nil || *d.settings.purgeOrder >= next {
 			continue
 		}
-		it := inv.Find(d.gvk.GroupKind(), d.u.GetNamespace(), d.u.GetName())
-		if it.Phase == PhaseCompleted {
+		it := p.item(d.key)
+		if it.EffectivePhase() == inventory.PhaseCompleted {
 			continue
 		}
-		live, err := r.get(ctx, r.reader, d.u)
+		if it.EffectivePhase() == inventory.PhaseReady {
+			it.SetPhase(inventory.PhaseScheduledForCompletion)
+		}
+		live, err := p.r.get(ctx, p.r.reader, d.ref, readFull)
 		switch {
 		case err != nil:
-			errs = append(errs, err)
+			res.Changes = append(res.Changes, Change{Object: d.ref, Action: ActionFailed, Err: err})
 			done = false
 		case live == nil:
-			it.Phase = PhaseCompleted
+			it.SetPhase(inventory.PhaseCompleted)
+			p.log.V(1).Info("purged", "object", d.ref.String())
+			res.Changes = append(res.Changes, Change{Object: d.ref, Action: ActionPurged})
 		default:
 			done = false
+			ch := Change{Object: d.ref, Action: ActionDeleting}
 			if live.GetDeletionTimestamp() == nil {
-				errs = append(errs, r.deleteLive(ctx, live, it, ReasonDeleted))
+				if err := p.deleteLive(ctx, live, d.ref, ReasonDeleted); err != nil {
+					ch = Change{Object: d.ref, Action: ActionFailed, Err: err}
+				}
 			}
-			it.Phase = PhaseCompleting
+			it.SetPhase(inventory.PhaseCompleting)
+			res.Changes = append(res.Changes, ch)
 		}
 	}
-	return done, errors.Join(errs...)
+	return done
 }
 
 // ensureNamespace makes sure the namespace of a namespaced object exists,
 // creating it when the policy allows.
-func (r *Reconciler) ensureNamespace(ctx context.Context, p *pass, d *desired) error {
+func (p *pass) ensureNamespace(ctx context.Context, d *desired) error {
 	ns := d.u.GetNamespace()
-	if ns == "" || p.namespaces[ns] {
+	if ns == "" {
 		return nil
 	}
+	p.mu.Lock()
+	known := p.namespaces[ns]
+	p.mu.Unlock()
+	if known {
+		return nil
+	}
+	r := p.r
 	err := r.client.Get(ctx, types.NamespacedName{Name: ns}, &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}})
 	switch {
 	case err == nil:
 	case !apierrors.IsNotFound(err):
 		return fmt.Errorf("reading namespace %s: %w", ns, err)
 	case r.opts.MissingNamespacesPolicy == MissingNamespacesPolicyDoNotCreate:
-		return &RetriableError{Err: fmt.Errorf("namespace %s of %s does not exist", ns, d.ref)}
+		return failure.RequeueAfter(typeWait, "namespace %s of %s does not exist", ns, d.ref)
 	default:
 		err := r.client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, client.FieldOwner(r.opts.FieldOwner))
 		if err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("creating namespace %s: %w", ns, err)
 		}
+		if err == nil {
+			p.log.Info("created namespace", "namespace", ns)
+		}
 	}
+	p.mu.Lock()
 	p.namespaces[ns] = true
+	p.mu.Unlock()
 	return nil
 }

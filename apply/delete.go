@@ -2,9 +2,7 @@ package apply
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,156 +10,197 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 // Delete brings the cluster one step closer to none of the inventory's
 // objects existing: it deletes them in delete waves (delete order, then
 // instances of managed types, then kinds in reverse apply priority) and
 // removes each item once its object is gone. Objects whose delete policy is
-// orphan or orphan-on-delete are only dropped from the inventory. It
-// returns true when the inventory is empty; call it again until then.
-func (r *Reconciler) Delete(ctx context.Context, inv *Inventory) (bool, error) {
-	for _, it := range *inv {
-		if it.Phase != PhaseDeleting {
-			it.Phase = PhaseScheduledForDeletion
-		}
+// orphan or orphan-on-delete are only dropped from the inventory, and so
+// are those opts.Release releases. Result.Done is set when the inventory is
+// empty; call Delete again until then.
+func (r *Reconciler) Delete(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (Result, error) {
+	p, err := r.newPass(ctx, inv, opts)
+	if err != nil {
+		return Result{}, err
 	}
-	return r.deleteItems(ctx, inv, slices.Clone(*inv), true)
+	defer p.finish()
+	if err := p.adoptStrays(ctx, nil); err != nil {
+		return Result{}, err
+	}
+	p.collectManaged()
+	keys := make([]inventory.Key, 0, len(inv.Items))
+	for i := range inv.Items {
+		it := &inv.Items[i]
+		if it.EffectivePhase() != inventory.PhaseDeleting {
+			it.SetPhase(inventory.PhaseScheduledForDeletion)
+		}
+		keys = append(keys, it.Key())
+	}
+	var res Result
+	done := p.deleteItems(ctx, keys, true, &res)
+	err = joinChanges(res, nil)
+	res.Done = done && err == nil
+	return res, err
 }
 
 // deleteItems works on the lowest delete wave that still has objects and
-// reports whether all items are gone.
-func (r *Reconciler) deleteItems(ctx context.Context, inv *Inventory, items []*InventoryItem, onDelete bool) (bool, error) {
+// reports whether all the given items are gone.
+func (p *pass) deleteItems(ctx context.Context, keys []inventory.Key, onDelete bool, res *Result) bool {
 	var steps []deleteStep
-	for _, it := range items {
-		if it.DeletePolicy == DeletePolicyOrphan ||
-			(it.DeletePolicy == DeletePolicyOrphanOnApply && !onDelete) ||
-			(it.DeletePolicy == DeletePolicyOrphanOnDelete && onDelete) {
-			r.forget(inv, it)
+	for _, k := range keys {
+		it := p.item(k)
+		ref := it.Ref()
+		pol := p.deletePolicyOf(it)
+		switch {
+		case p.release != nil && p.release(ref):
+			p.forget(k)
+			p.log.Info("released", "object", ref.String())
+			res.Changes = append(res.Changes, Change{Object: ref, Action: ActionReleased})
+			continue
+		case pol == DeletePolicyOrphan || (pol == DeletePolicyOrphanOnApply && !onDelete) || (pol == DeletePolicyOrphanOnDelete && onDelete):
+			p.forget(k)
+			p.log.Info("orphaned", "object", ref.String())
+			res.Changes = append(res.Changes, Change{Object: ref, Action: ActionOrphaned})
 			continue
 		}
-		steps = append(steps, deleteStep{item: it, order: it.DeleteOrder, priority: deletePriority(it.GroupKind(), r.isManagedInstance(*inv, it))})
+		steps = append(steps, deleteStep{key: k, order: int(it.DeleteOrder), priority: deletePriority(k.GroupKind(), p.isManagedInstance(it))})
 	}
 	sortForDelete(steps)
+	// Namespaces used by an item that stays are deferred.
+	used := map[string]bool{}
+	for i := range p.inv.Items {
+		if k := p.inv.Items[i].Key(); k.Namespace != "" && !p.gone[k] {
+			used[k.Namespace] = true
+		}
+	}
 	deferred := false
 	for i := 0; i < len(steps); {
 		j := i
 		for j < len(steps) && steps[j].order == steps[i].order {
 			j++
 		}
-		var errs []error
+		wave := steps[i:j]
+		changes := make([]Change, len(wave))
+		forEach(len(wave), p.r.opts.Concurrency, func(n int) {
+			k := wave[n].key
+			if k.GroupKind() == gkNamespace && used[k.Name] {
+				changes[n] = Change{Object: p.item(k).Ref(), Action: ActionWaiting}
+				return
+			}
+			changes[n] = p.deleteItem(ctx, p.item(k))
+		})
 		pending := false
-		for _, s := range steps[i:j] {
-			if s.item.GroupKind() == gkNamespace && r.namespaceInUse(*inv, s.item) {
+		for n, ch := range changes {
+			switch {
+			case ch.Action == ActionWaiting && wave[n].key.GroupKind() == gkNamespace:
 				// Deferred, not blocking: what uses it may sit in a later
 				// wave. It is deleted on the pass after they are gone.
 				deferred = true
-				continue
-			}
-			gone, err := r.deleteItem(ctx, inv, s.item)
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if gone {
-				r.forget(inv, s.item)
-			} else {
+			case ch.Action == ActionDeleted || ch.Action == ActionSkipped:
+				p.forget(wave[n].key)
+			default:
 				pending = true
 			}
 		}
-		if pending || len(errs) > 0 {
-			return false, errors.Join(errs...)
+		res.Changes = append(res.Changes, changes...)
+		if pending {
+			for _, s := range steps[j:] {
+				res.Changes = append(res.Changes, Change{Object: p.item(s.key).Ref(), Action: ActionWaiting})
+			}
+			return false
 		}
 		i = j
 	}
-	return !deferred, nil
+	return !deferred
 }
 
-// deleteItem moves one object towards deletion and reports whether it is
-// gone (or no longer ours to delete).
-func (r *Reconciler) deleteItem(ctx context.Context, inv *Inventory, it *InventoryItem) (bool, error) {
-	ref := &unstructured.Unstructured{}
-	ref.SetGroupVersionKind(it.GroupVersionKind())
-	ref.SetNamespace(it.Namespace)
-	ref.SetName(it.Name)
-	live, err := r.get(ctx, r.reader, ref)
-	if isNoMatch(err) {
-		return true, nil // the type is gone, and with it every instance
+// deleteItem moves one object towards deletion and says where it is.
+func (p *pass) deleteItem(ctx context.Context, it *inventory.Item) Change {
+	r := p.r
+	ref := it.Ref()
+	fail := func(err error) Change {
+		err = apierr.Classify(err)
+		p.log.Error(err, "delete failed", "object", ref.String())
+		return Change{Object: ref, Action: ActionFailed, Err: err}
 	}
-	if err != nil || live == nil {
-		return live == nil && err == nil, err
+	live, err := r.get(ctx, r.reader, ref, readLite)
+	switch {
+	case isNoMatch(err):
+		return Change{Object: ref, Action: ActionDeleted} // the type is gone, and with it every instance
+	case err != nil:
+		return fail(err)
+	case live == nil:
+		p.log.Info("deleted", "object", ref.String())
+		return Change{Object: ref, Action: ActionDeleted}
 	}
-	if err := r.mayTouch(live, it.AdoptionPolicy, it.String()); err != nil {
+	if err := p.mayTouch(live, p.adoptionOf(it), ref); err != nil {
 		// Someone else owns it now: not ours to delete.
 		r.event(live, true, ReasonFailed, "Delete", "not deleted: %v", err)
-		return true, nil
+		p.log.Info("not deleted, owned by someone else", "object", ref.String())
+		return Change{Object: ref, Action: ActionSkipped}
 	}
 	if len(it.ManagedTypes) > 0 {
 		n, err := r.countInstances(ctx, it.ManagedTypes, nil)
-		if err != nil || n > 0 {
-			return false, err
+		if err != nil {
+			return fail(err)
 		}
-		if controllerutil.RemoveFinalizer(live, r.opts.Finalizer) {
-			if err := r.client.Update(ctx, live, client.FieldOwner(r.opts.FieldOwner)); err != nil {
-				return false, fmt.Errorf("removing the finalizer of %s: %w", it, err)
+		if n > 0 {
+			return Change{Object: ref, Action: ActionWaiting}
+		}
+		if u, ok := live.(*unstructured.Unstructured); ok && controllerutil.RemoveFinalizer(u, r.opts.Finalizer) {
+			if err := r.client.Update(ctx, u, client.FieldOwner(r.opts.FieldOwner)); err != nil {
+				return fail(fmt.Errorf("removing the finalizer of %s: %w", ref, err))
 			}
 		}
 	}
 	if live.GetDeletionTimestamp() != nil {
-		it.Phase = PhaseDeleting
-		return false, nil
+		it.SetPhase(inventory.PhaseDeleting)
+		return Change{Object: ref, Action: ActionDeleting}
 	}
-	if err := r.deleteLive(ctx, live, it, ReasonDeleted); err != nil {
-		return false, err
+	if err := p.deleteLive(ctx, live, ref, ReasonDeleted); err != nil {
+		return fail(err)
 	}
-	return goneOnDelete(live), nil
+	it.SetPhase(inventory.PhaseDeleting)
+	if goneOnDelete(live, ref) {
+		return Change{Object: ref, Action: ActionDeleted}
+	}
+	return Change{Object: ref, Action: ActionDeleting}
 }
 
 // goneOnDelete reports whether a successful delete removed the object at
 // once, sparing a read to confirm it: true without finalizers, except for
 // kinds whose deletion is always asynchronous (namespaces are emptied first,
-// pods terminate gracefully).
-func goneOnDelete(live *unstructured.Unstructured) bool {
-	gk := live.GroupVersionKind().GroupKind()
-	return len(live.GetFinalizers()) == 0 && gk != gkNamespace && gk != (schema.GroupKind{Kind: "Pod"})
+// pods terminate gracefully, CRDs and APIServices clean up their instances).
+func goneOnDelete(live client.Object, ref inventory.Ref) bool {
+	switch ref.Key().GroupKind() {
+	case gkNamespace, schema.GroupKind{Kind: "Pod"}, gkCRD, gkAPIService:
+		return false
+	}
+	return len(live.GetFinalizers()) == 0
 }
 
 // deleteLive deletes exactly the object that was read: the UID and
 // resourceVersion preconditions make a concurrent change fail the delete
 // instead of deleting something not inspected.
-func (r *Reconciler) deleteLive(ctx context.Context, live *unstructured.Unstructured, it *InventoryItem, reason string) error {
+func (p *pass) deleteLive(ctx context.Context, live client.Object, ref inventory.Ref, reason string) error {
+	r := p.r
 	uid, rv := live.GetUID(), live.GetResourceVersion()
 	err := r.client.Delete(ctx, live, client.Preconditions{UID: &uid, ResourceVersion: &rv}, client.PropagationPolicy(metav1.DeletePropagationBackground))
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil
 	case apierrors.IsConflict(err):
-		return &RetriableError{Err: fmt.Errorf("deleting %s: changed while being deleted: %w", it, err)}
+		return failure.Retriable(fmt.Errorf("deleting %s: changed while being deleted: %w", ref, err), 0)
 	case err != nil:
 		r.event(live, true, ReasonFailed, "Delete", "delete failed: %v", err)
-		return fmt.Errorf("deleting %s: %w", it, err)
+		return fmt.Errorf("deleting %s: %w", ref, err)
 	}
-	it.Phase = PhaseDeleting
-	r.event(live, false, reason, "Delete", "deleted %s", it)
+	r.event(live, false, reason, "Delete", "deleted %s", ref)
+	p.log.Info("delete issued", "object", ref.String())
 	return nil
-}
-
-func (r *Reconciler) forget(inv *Inventory, it *InventoryItem) {
-	*inv = slices.DeleteFunc(*inv, func(x *InventoryItem) bool { return x == it })
-}
-
-// namespaceInUse reports whether another item of the inventory lives in
-// the namespace item ns.
-func (r *Reconciler) namespaceInUse(inv Inventory, ns *InventoryItem) bool {
-	return slices.ContainsFunc(inv, func(x *InventoryItem) bool { return x.Namespace == ns.Name })
-}
-
-// isManagedInstance reports whether it is an instance of a type served by
-// a CRD or APIService of the inventory.
-func (r *Reconciler) isManagedInstance(inv Inventory, it *InventoryItem) bool {
-	for _, x := range inv {
-		if matchesType(x.ManagedTypes, it.GroupVersionKind()) {
-			return true
-		}
-	}
-	return false
 }

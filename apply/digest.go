@@ -2,7 +2,7 @@ package apply
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,7 +12,7 @@ import (
 // volatileMetadata are fields the server owns; they never describe intent.
 var volatileMetadata = []string{"creationTimestamp", "resourceVersion", "uid", "generation", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"}
 
-// Digest returns a digest of an object's content in unstructured form (as
+// Digest returns a short digest (12 characters) of an object's content in unstructured form (as
 // produced by runtime.DefaultUnstructuredConverter or decoding JSON). It is
 // stable across map order and JSON round trips, ignores null values and the
 // metadata the server fills in, and ignores annotations and labels whose key
@@ -47,8 +47,15 @@ func Digest(content map[string]any, ignorePrefix string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encoding object for its digest: %w", err)
 	}
+	return shortHash(b), nil
+}
+
+// shortHash is the first 72 bits of b's SHA-256, base64url-encoded (12
+// characters): a digest is only ever compared with the previous digest of
+// the same object, where a collision has a chance of 2^-72.
+func shortHash(b []byte) string {
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return base64.RawURLEncoding.EncodeToString(sum[:9])
 }
 
 // canonical deep-copies v, dropping nil map values and turning every number

@@ -82,22 +82,3 @@ func FuzzDigestStableAcrossJSONRoundTrip(f *testing.F) {
 		require.Equal(t, first, third, "digest depends on map iteration order")
 	})
 }
-
-func TestInventoryJSONRoundTrip(t *testing.T) {
-	order := 2
-	inv := apply.Inventory{{
-		TypeInfo:     apply.TypeInfo{Group: "apps", Version: "v1", Kind: "StatefulSet"},
-		NameInfo:     apply.NameInfo{Namespace: "n", Name: "db"},
-		PurgeOrder:   &order,
-		Digest:       "abc",
-		Phase:        apply.PhaseReady,
-		ManagedTypes: []apply.TypeInfo{{Group: "g", Version: "*", Kind: "K"}},
-	}}
-	b, err := json.Marshal(inv)
-	require.NoError(t, err)
-	var back apply.Inventory
-	require.NoError(t, json.Unmarshal(b, &back))
-	if diff := cmp.Diff(inv, back); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
-}

@@ -2,69 +2,140 @@ package apply
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
-// drifted decides whether an existing object must be written: its desired
-// digest changed, the live object no longer carries our digest or owner, the
-// reapply interval passed, or someone else wrote it since our last write.
-// The last is seen from the generation for types that track one (status
-// updates by controllers do not count) and from the resourceVersion
-// otherwise. When the client's view disagrees with the record, the
+// drifted decides whether an existing object must be written and says why
+// (empty: it need not be): its desired digest changed, the live object no
+// longer carries our digest, owner or stated metadata, its reapply time
+// came, or someone else wrote it since our last write. The last is seen
+// from the generation for types that track one (status updates by
+// controllers do not count) and from the resourceVersion otherwise; for
+// such types with a status, a change that leaves every stated field as it
+// was (a status update, a controller filling in a field) is not a write by
+// someone else. When the client's view disagrees with the record, the
 // reconciler's reader (uncached) confirms it before a write is made; on
 // success *live is replaced with what that reader saw.
-func (r *Reconciler) drifted(ctx context.Context, d *desired, item *InventoryItem, live **unstructured.Unstructured) bool {
-	if d.settings.reconcile == ReconcilePolicyOnce && item.Digest != "" && r.ownerOf(*live) == r.ownerID {
-		return false
+func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live *client.Object) (string, error) {
+	if d.settings.reconcile == ReconcilePolicyOnce && it.Digest != "" && p.ownerOf(*live) == p.owner.ID {
+		return "", nil
 	}
-	if r.staticDrift(d, item, *live) {
-		return true
+	if why := p.staticDrift(d, it, *live); why != "" {
+		return why, nil
 	}
-	if !r.liveChanged(item, *live) {
-		return false
+	if !liveChanged(it, *live) {
+		return "", nil
 	}
-	if !r.separateReader {
-		return true
+	if p.r.separateReader {
+		fresh, err := p.r.getWith(ctx, p.r.reader, d.ref, false)
+		if err != nil {
+			return "", err
+		}
+		if fresh == nil {
+			return "gone", nil
+		}
+		*live = fresh
+		if why := p.staticDrift(d, it, fresh); why != "" {
+			return why, nil
+		}
+		if !liveChanged(it, fresh) {
+			return "", nil
+		}
 	}
-	fresh, err := r.get(ctx, r.reader, d.u)
-	if err != nil || fresh == nil {
-		return true
+	if p.statesStillHold(ctx, d, live) {
+		// Someone changed what we do not state: take the new version as
+		// ours, without a write.
+		it.ResourceVersion = (*live).GetResourceVersion()
+		return "", nil
 	}
-	*live = fresh
-	return r.staticDrift(d, item, fresh) || r.liveChanged(item, fresh)
+	return "changed by someone else", nil
 }
 
 // staticDrift covers what the record alone decides.
-func (r *Reconciler) staticDrift(d *desired, item *InventoryItem, live *unstructured.Unstructured) bool {
-	if item.Digest != d.digest || item.UID != live.GetUID() {
-		return true
-	}
-	if live.GetAnnotations()[r.prefix+AnnotationDigest] != d.digest || r.ownerOf(live) != r.ownerID {
-		return true
-	}
-	if live.GetLabels()[r.prefix+AnnotationOwnerID] != ownerLabelValue(r.ownerID) {
-		return true
-	}
+func (p *pass) staticDrift(d *desired, it *inventory.Item, live client.Object) string {
+	prefix := p.r.prefix
+	switch {
+	case it.Digest != d.digest:
+		return "desired state changed"
+	case live.GetAnnotations()[prefix+AnnotationDigest] != d.digest:
+		return "digest annotation differs"
+	case p.ownerOf(live) != p.owner.ID || live.GetLabels()[prefix+AnnotationOwnerID] != p.ownerLabel:
+		return "owner marks differ"
 	// Metadata edits do not bump the generation: compare what we state.
 	// Additions by others are fine (the server and other controllers add
 	// labels and annotations legitimately).
-	if !subset(d.u.GetLabels(), live.GetLabels()) || !subset(d.u.GetAnnotations(), live.GetAnnotations()) {
-		return true
+	case !subset(d.u.GetLabels(), live.GetLabels()) || !subset(d.u.GetAnnotations(), live.GetAnnotations()):
+		return "stated labels or annotations differ"
 	}
-	if r.opts.ReapplyInterval > 0 && item.LastAppliedAt != nil &&
-		r.opts.Clock.Since(item.LastAppliedAt.Time) >= r.opts.ReapplyInterval {
-		return true
+	if p.reapplyDue(d, it) && p.takeReapply() {
+		return "reapply interval passed"
 	}
-	return false
+	return ""
+}
+
+// reapplyDue reports whether the object's reapply interval passed. An item
+// without a record of its last write gets one now, so that turning the
+// interval on does not rewrite everything at once.
+func (p *pass) reapplyDue(d *desired, it *inventory.Item) bool {
+	if d.settings.reapply <= 0 {
+		return false
+	}
+	now := p.r.opts.Clock.Now()
+	if it.AppliedAt == 0 {
+		it.AppliedAt = now.Unix()
+		return false
+	}
+	return now.Sub(time.Unix(it.AppliedAt, 0)) >= d.settings.reapply
+}
+
+// takeReapply counts a periodic rewrite against Options.ReapplyBatch.
+func (p *pass) takeReapply() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reapplies >= p.r.opts.ReapplyBatch {
+		return false
+	}
+	p.reapplies++
+	return true
 }
 
 // liveChanged reports a write by someone else since our last one.
-func (r *Reconciler) liveChanged(item *InventoryItem, live *unstructured.Unstructured) bool {
-	if live.GetGeneration() > 0 || item.Generation > 0 {
-		return live.GetGeneration() != item.Generation
+func liveChanged(it *inventory.Item, live client.Object) bool {
+	if live.GetGeneration() > 0 || it.Generation > 0 {
+		return live.GetGeneration() != it.Generation
 	}
-	return live.GetResourceVersion() != item.ResourceVersion
+	return live.GetResourceVersion() != it.ResourceVersion
+}
+
+// statesStillHold reports, for a kind without a generation whose objects
+// carry a status, whether the live object still holds every field the
+// desired object states. Kinds without a status (ConfigMaps, Secrets) are
+// compared by resourceVersion alone: any change there is someone's edit.
+func (p *pass) statesStillHold(ctx context.Context, d *desired, live *client.Object) bool {
+	if (*live).GetGeneration() > 0 || metadataKinds[d.gvk.GroupKind()] {
+		return false
+	}
+	u, ok := (*live).(*unstructured.Unstructured)
+	if !ok {
+		return false
+	}
+	if _, hasStatus := u.Object["status"]; !hasStatus {
+		return false
+	}
+	for k, v := range d.u.Object {
+		if k == "metadata" || k == "status" || k == "apiVersion" || k == "kind" {
+			continue
+		}
+		if !covers(canonical(v), u.Object[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // subset reports whether every entry of want is in have.

@@ -1,8 +1,10 @@
 package apply
 
 import (
+	"reflect"
+
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Event reasons of the events emitted per dependent object.
@@ -15,8 +17,8 @@ const (
 )
 
 // event records an event regarding obj when events are on.
-func (r *Reconciler) event(obj *unstructured.Unstructured, warning bool, reason, action, note string, args ...any) {
-	if r.opts.Recorder == nil || r.opts.DisableEvents || obj == nil {
+func (r *Reconciler) event(obj client.Object, warning bool, reason, action, note string, args ...any) {
+	if r.opts.Recorder == nil || obj == nil || reflect.ValueOf(obj).IsNil() {
 		return
 	}
 	typ := corev1.EventTypeNormal

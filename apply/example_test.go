@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
-
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 )
 
@@ -24,21 +23,22 @@ func ExampleDigest() {
 	// Output: true
 }
 
-// The inventory is plain data: persist it as JSON, for instance in the
-// status of a custom resource, and hand it back on the next pass.
-func ExampleInventory() {
-	inv := apply.Inventory{{
-		TypeInfo: apply.TypeInfo{Version: "v1", Kind: "ConfigMap"},
-		NameInfo: apply.NameInfo{Namespace: "shop", Name: "settings"},
-		Digest:   "3f2a",
-		Phase:    apply.PhaseReady,
+// A pass returns what it did per object; the caller decides which events
+// and conditions to make of it.
+func ExampleResult() {
+	res := apply.Result{Changes: []apply.Change{
+		{Object: inventory.Ref{Version: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "settings"}, Action: apply.ActionUpdated},
+		{Object: inventory.Ref{Group: "apps", Version: "v1", Kind: "StatefulSet", Namespace: "shop", Name: "db"},
+			Action: apply.ActionUnchanged, IgnoredFields: []string{"spec.volumeClaimTemplates"}},
+		{Object: inventory.Ref{Version: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "old"}, Action: apply.ActionDeleted},
 	}}
-	b, _ := json.Marshal(inv)
-	var restored apply.Inventory
-	_ = json.Unmarshal(b, &restored)
-	fmt.Println(restored.Find(schema.GroupKind{Kind: "ConfigMap"}, "shop", "settings"))
-	fmt.Println(restored.Ready())
+	for _, c := range res.Changes {
+		if len(c.IgnoredFields) > 0 {
+			fmt.Printf("%s: %s: %v\n", apply.ReasonImmutableFieldIgnored, c.Object, c.IgnoredFields)
+		}
+	}
+	fmt.Println(res.Count(apply.ActionUpdated), "updated,", res.Count(apply.ActionDeleted), "deleted")
 	// Output:
-	// ConfigMap shop/settings
-	// true
+	// ImmutableFieldIgnored: StatefulSet.apps shop/db: [spec.volumeClaimTemplates]
+	// 1 updated, 1 deleted
 }

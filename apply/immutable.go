@@ -18,6 +18,11 @@ var (
 	gkPVC         = schema.GroupKind{Kind: "PersistentVolumeClaim"}
 )
 
+// hasImmutableRules reports the kinds preserveImmutable has rules for.
+func hasImmutableRules(gk schema.GroupKind) bool {
+	return gk == gkStatefulSet || gk == gkService || gk == gkJob || gk == gkPVC
+}
+
 // preserveImmutable rewrites want so that it carries live's values for the
 // fields the API server does not let change (or allocated itself), and
 // returns the paths of preserved fields that want stated differently, so

@@ -11,6 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 // IsDeletionAllowed reports whether Delete may start: not while instances
@@ -20,16 +23,18 @@ import (
 // else's objects. The reason names the first such instance. Types given
 // with Kind "*" are not checked, as enumerating their kinds needs
 // discovery.
-func (r *Reconciler) IsDeletionAllowed(ctx context.Context, inv Inventory) (bool, string, error) {
+func (r *Reconciler) IsDeletionAllowed(ctx context.Context, inv *inventory.Inventory) (bool, string, error) {
 	var types []TypeInfo
-	for _, it := range inv {
-		types = append(types, it.ManagedTypes...)
+	for i := range inv.Items {
+		types = append(types, inv.Items[i].ManagedTypes...)
 	}
 	types = append(types, r.opts.AdditionalManagedTypes...)
+	idx := inventory.NewIndex(inv)
 	var foreign []string
 	_, err := r.countInstances(ctx, types, func(gk schema.GroupKind, m metav1.PartialObjectMetadata) {
-		if inv.Find(gk, m.Namespace, m.Name) == nil {
-			foreign = append(foreign, objectName(gk, m.Namespace, m.Name))
+		k := inventory.KeyOf(gk, m.Namespace, m.Name)
+		if _, ok := idx[k]; !ok {
+			foreign = append(foreign, k.String())
 		}
 	})
 	if err != nil {
@@ -66,7 +71,7 @@ func (r *Reconciler) countInstances(ctx context.Context, types []TypeInfo, visit
 			if isNoMatch(err) {
 				continue
 			}
-			return n, fmt.Errorf("listing %s: %w", gk, err)
+			return n, apierr.Classify(fmt.Errorf("listing %s: %w", gk, err))
 		}
 		for _, m := range list.Items {
 			n++

@@ -5,55 +5,91 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
-// applyPriority orders the kinds of one apply wave: namespaces first, then
-// definitions and roles, then configuration and bindings, then everything
-// else, APIServices last (their backends must run first). Instances of
-// managed types come after all of these.
+// Kind priorities within one wave, lowest applied first.
+const (
+	prioNamespace = iota
+	prioDefinitions
+	prioConfiguration
+	prioWorkloads
+	prioAPIService
+	prioInstances
+)
+
+// kindPriority is the table behind applyPriority.
+var kindPriority = map[string]int{
+	"Namespace": prioNamespace,
+
+	"CustomResourceDefinition.apiextensions.k8s.io": prioDefinitions,
+	"ClusterRole.rbac.authorization.k8s.io":         prioDefinitions,
+	"Role.rbac.authorization.k8s.io":                prioDefinitions,
+	"PriorityClass.scheduling.k8s.io":               prioDefinitions,
+	"StorageClass.storage.k8s.io":                   prioDefinitions,
+	"IngressClass.networking.k8s.io":                prioDefinitions,
+	"RuntimeClass.node.k8s.io":                      prioDefinitions,
+
+	"ConfigMap":      prioConfiguration,
+	"Secret":         prioConfiguration,
+	"ServiceAccount": prioConfiguration,
+	"LimitRange":     prioConfiguration,
+	"ResourceQuota":  prioConfiguration,
+	"Service":        prioConfiguration,
+	"ClusterRoleBinding.rbac.authorization.k8s.io": prioConfiguration,
+	"RoleBinding.rbac.authorization.k8s.io":        prioConfiguration,
+
+	// Served by workloads of the set: after them, in their own sub-stage.
+	"APIService.apiregistration.k8s.io":                           prioAPIService,
+	"ValidatingWebhookConfiguration.admissionregistration.k8s.io": prioAPIService,
+	"MutatingWebhookConfiguration.admissionregistration.k8s.io":   prioAPIService,
+}
+
+// applyPriority orders the kinds of one apply wave: namespaces; then
+// definitions, roles and classes; then configuration, services and
+// bindings; then everything else (the workloads); then APIServices and
+// webhook configurations, whose backends must run first; then instances of
+// managed types.
 func applyPriority(gk schema.GroupKind, managedInstance bool) int {
 	if managedInstance {
-		return 5
+		return prioInstances
 	}
-	switch gk.String() {
-	case "Namespace":
-		return 0
-	case "CustomResourceDefinition.apiextensions.k8s.io", "ClusterRole.rbac.authorization.k8s.io", "Role.rbac.authorization.k8s.io":
-		return 1
-	case "ConfigMap", "Secret", "ServiceAccount", "LimitRange", "ResourceQuota",
-		"ClusterRoleBinding.rbac.authorization.k8s.io", "RoleBinding.rbac.authorization.k8s.io",
-		"StorageClass.storage.k8s.io", "PriorityClass.scheduling.k8s.io":
-		return 2
-	case "APIService.apiregistration.k8s.io":
-		return 4
+	if p, ok := kindPriority[gk.String()]; ok {
+		return p
 	}
-	return 3
+	return prioWorkloads
 }
 
 // deletePriority orders the kinds of one delete wave: instances of managed
-// types first, then the reverse of the apply priority.
+// types first, right after them their CRDs and APIServices, then webhook
+// configurations, workloads, the configuration and services they used,
+// definitions and classes, and namespaces last.
 func deletePriority(gk schema.GroupKind, managedInstance bool) int {
-	if managedInstance {
+	switch {
+	case managedInstance:
 		return 0
+	case gk == gkCRD || gk == gkAPIService:
+		return 1
 	}
-	return 5 - applyPriority(gk, false) + 1
+	return prioInstances + 1 - applyPriority(gk, false)
 }
 
-// sortForApply sorts by apply wave, kind priority, then name for
+// sortForApply sorts by apply wave, kind priority, then key for
 // determinism.
 func sortForApply(ds []*desired) {
 	slices.SortStableFunc(ds, func(a, b *desired) int {
 		return cmp.Or(
 			cmp.Compare(a.settings.applyOrder, b.settings.applyOrder),
-			cmp.Compare(applyPriority(a.gvk.GroupKind(), a.managedInstance), applyPriority(b.gvk.GroupKind(), b.managedInstance)),
-			cmp.Compare(a.key, b.key),
+			cmp.Compare(applyPriority(a.gvk.GroupKind(), a.managedInstance || a.apiServiceInstance), applyPriority(b.gvk.GroupKind(), b.managedInstance || b.apiServiceInstance)),
+			a.key.Compare(b.key),
 		)
 	})
 }
 
 // deleteStep is an item scheduled for deletion with its position.
 type deleteStep struct {
-	item     *InventoryItem
+	key      inventory.Key
 	order    int
 	priority int
 }
@@ -63,7 +99,7 @@ func sortForDelete(steps []deleteStep) {
 		return cmp.Or(
 			cmp.Compare(a.order, b.order),
 			cmp.Compare(a.priority, b.priority),
-			cmp.Compare(a.item.key(), b.item.key()),
+			a.key.Compare(b.key),
 		)
 	})
 }

@@ -4,7 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 // ownerLabelValue hashes an owner id into a label-safe value (owner ids
@@ -15,22 +18,26 @@ func ownerLabelValue(ownerID string) string {
 	return hex.EncodeToString(sum[:20])
 }
 
-// OwnerLabelSelector returns the label key and value that mark the objects
-// of this reconciler's owner, for listing them.
-func (r *Reconciler) OwnerLabelSelector() (key, value string) {
-	return r.prefix + AnnotationOwnerID, ownerLabelValue(r.ownerID)
+// OwnerLabelKey returns the key of the label that marks every object the
+// reconciler manages, whatever its owner: "<name>/owner-id".
+func (r *Reconciler) OwnerLabelKey() string { return r.prefix + AnnotationOwnerID }
+
+// OwnerLabel returns the label key and value that mark the objects of one
+// owner, for listing them.
+func (r *Reconciler) OwnerLabel(ownerID string) (key, value string) {
+	return r.OwnerLabelKey(), ownerLabelValue(ownerID)
 }
 
 // ownerOf returns the owner id of a live object: the annotation, or, when
 // only the label survived, "ours" if its hash matches and an opaque foreign
 // marker otherwise.
-func (r *Reconciler) ownerOf(live *unstructured.Unstructured) string {
-	if id := live.GetAnnotations()[r.prefix+AnnotationOwnerID]; id != "" {
+func (p *pass) ownerOf(live metav1.Object) string {
+	if id := live.GetAnnotations()[p.r.prefix+AnnotationOwnerID]; id != "" {
 		return id
 	}
-	if v := live.GetLabels()[r.prefix+AnnotationOwnerID]; v != "" {
-		if v == ownerLabelValue(r.ownerID) {
-			return r.ownerID
+	if v := live.GetLabels()[p.r.prefix+AnnotationOwnerID]; v != "" {
+		if v == p.ownerLabel {
+			return p.owner.ID
 		}
 		return "(label " + v + ")"
 	}
@@ -39,10 +46,10 @@ func (r *Reconciler) ownerOf(live *unstructured.Unstructured) string {
 
 // mayTouch reports whether the adoption policy allows writing or deleting
 // live, and returns an *OwnershipError otherwise.
-func (r *Reconciler) mayTouch(live *unstructured.Unstructured, policy AdoptionPolicy, ref string) error {
-	owner := r.ownerOf(live)
+func (p *pass) mayTouch(live metav1.Object, policy AdoptionPolicy, ref inventory.Ref) error {
+	owner := p.ownerOf(live)
 	switch {
-	case owner == r.ownerID:
+	case owner == p.owner.ID:
 		return nil
 	case owner == "" && policy != AdoptionPolicyNever:
 		return nil
@@ -53,35 +60,35 @@ func (r *Reconciler) mayTouch(live *unstructured.Unstructured, policy AdoptionPo
 }
 
 // stamp writes the owner id and digest onto the object to be sent.
-func (r *Reconciler) stamp(u *unstructured.Unstructured, digest string) {
+func (p *pass) stamp(u *unstructured.Unstructured, digest string) {
 	labels := u.GetLabels()
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[r.prefix+AnnotationOwnerID] = ownerLabelValue(r.ownerID)
+	labels[p.r.prefix+AnnotationOwnerID] = p.ownerLabel
 	u.SetLabels(labels)
 	ann := u.GetAnnotations()
 	if ann == nil {
 		ann = map[string]string{}
 	}
-	ann[r.prefix+AnnotationOwnerID] = r.ownerID
-	ann[r.prefix+AnnotationDigest] = digest
+	ann[p.r.prefix+AnnotationOwnerID] = p.owner.ID
+	ann[p.r.prefix+AnnotationDigest] = digest
 	u.SetAnnotations(ann)
 }
 
 // desiredDigest is the digest recorded for d: the object's own digest,
 // combined with the component digest or frozen, depending on the reconcile
 // policy.
-func (r *Reconciler) desiredDigest(d *desired) (string, error) {
+func (r *Reconciler) desiredDigest(d *desired, owner Owner) (string, error) {
 	if d.settings.reconcile == ReconcilePolicyOnce {
 		return "once", nil
 	}
 	dg, err := Digest(d.u.Object, r.prefix+AnnotationOwnerID)
 	if err != nil {
-		return "", &InvalidObjectError{Object: d.ref, Reason: err.Error()}
+		return "", r.invalid(d.ref, 0, "", "%v", err)
 	}
 	if d.settings.reconcile == ReconcilePolicyOnObjectOrComponentChange {
-		dg += "@" + r.opts.ComponentDigest
+		dg = shortHash([]byte(dg + "@" + owner.ComponentDigest))
 	}
 	return dg, nil
 }

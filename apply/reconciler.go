@@ -1,24 +1,26 @@
 package apply
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
-// DefaultReapplyInterval is the reapply interval when Options leaves it zero.
-const DefaultReapplyInterval = time.Hour
+// DefaultConcurrency is the number of objects of one wave written at once
+// when Options.Concurrency is zero.
+const DefaultConcurrency = 8
 
-// Options configures a Reconciler. The zero value of every field is its
-// documented default.
+// Options configures a Reconciler: what holds for every owner it serves.
+// The zero value of every field is its documented default.
 type Options struct {
 	// FieldOwner is the field manager of every write. Empty means the
 	// reconciler name.
@@ -33,8 +35,6 @@ type Options struct {
 	// Recorder, when non-nil, receives an event per dependent object created,
 	// updated, deleted or failed, regarding that object.
 	Recorder events.EventRecorder
-	// DisableEvents turns the events off even with a Recorder.
-	DisableEvents bool
 
 	// AdoptionPolicy is the default for objects without the annotation.
 	// Empty means AdoptionPolicyIfUnowned.
@@ -51,10 +51,54 @@ type Options struct {
 	// MissingNamespacesPolicy applies to every object. Empty means
 	// MissingNamespacesPolicyCreate.
 	MissingNamespacesPolicy MissingNamespacesPolicy
-	// ReapplyInterval forces a write of an object last written longer ago.
-	// Zero means DefaultReapplyInterval; negative disables it.
+	// ReapplyInterval, when positive, rewrites an unchanged object last
+	// written longer ago, as a safety net for changes live-change detection
+	// cannot see. At most ReapplyBatch objects are rewritten per pass, so the
+	// rewrites spread over passes. Zero (the default) or negative turns it
+	// off: an unchanged object is never written. The per-object annotation
+	// AnnotationReapplyInterval overrides it.
 	ReapplyInterval time.Duration
+	// ReapplyBatch bounds the periodic rewrites per pass. Zero means 10.
+	ReapplyBatch int
+	// Concurrency is the number of objects of one wave read and written at
+	// once. Zero means DefaultConcurrency; 1 applies one object after the
+	// other. Results are the same, in the same order, whatever it is.
+	Concurrency int
 
+	// Kinds are the kinds the reconciler manages. Objects of these kinds
+	// carrying an owner's label but missing from its inventory (a status
+	// write that was lost, say) are taken into the inventory on the next
+	// pass, and deleted if they are not in the set: a lost inventory leaks
+	// nothing. Nil turns the search off. ManagerOptions takes the same list.
+	Kinds []schema.GroupVersionKind
+	// AdditionalManagedTypes are types, besides those served by CRDs and
+	// APIServices of the set, whose foreign instances block deletion
+	// (IsDeletionAllowed). Kind "*" stands for every kind of a group;
+	// Version is ignored.
+	AdditionalManagedTypes []TypeInfo
+	// Discovery, when non-nil, lists the kinds of managed types given with
+	// Kind "*" (the types an APIService serves) for IsDeletionAllowed and for
+	// deleting such a type. Nil means those types are not checked.
+	Discovery discovery.DiscoveryInterface
+	// ObjectsAuthor is whom an invalid object of the set is blamed on. Zero
+	// means failure.AuthorOperator: the objects come from the operator's
+	// code or generator. Set failure.AuthorUser when the objects are
+	// manifests the cluster resource's author wrote.
+	ObjectsAuthor failure.Author
+
+	// Clock gives the time of the reapply interval. Nil means the real
+	// clock.
+	Clock clock.PassiveClock
+}
+
+// Owner is what one pass is for: the owner of the objects and the values
+// that belong to it. One Reconciler serves every owner of a controller; each
+// call names its owner.
+type Owner struct {
+	// ID identifies the owner (for instance "<namespace>/<name>" of a custom
+	// resource, or its UID); objects carrying another owner id are not
+	// touched unless the adoption policy says so. Required.
+	ID string
 	// DefaultNamespace is given to namespaced objects without a namespace.
 	// Empty means such objects are invalid.
 	DefaultNamespace string
@@ -62,32 +106,17 @@ type Options struct {
 	// ReconcilePolicyOnObjectOrComponentChange are written again when it
 	// changes.
 	ComponentDigest string
-	// AdditionalManagedTypes are types, besides those served by CRDs and
-	// APIServices of the set, whose foreign instances block deletion
-	// (IsDeletionAllowed). Kind "*" stands for every kind of a group;
-	// Version is ignored.
-	AdditionalManagedTypes []TypeInfo
-
-	// Discovery, when non-nil, lists the kinds of managed types given with
-	// Kind "*" (the types an APIService serves) for IsDeletionAllowed and for
-	// deleting such a type. Nil means those types are not checked.
-	Discovery discovery.DiscoveryInterface
-
-	// Clock gives the time of LastAppliedAt and the reapply interval. Nil
-	// means the real clock.
-	Clock clock.PassiveClock
 }
 
-// Reconciler applies sets of objects for one owner and deletes them again.
-// It keeps no state between calls: everything it remembers is in the
-// Inventory the caller passes. A Reconciler is safe for concurrent use on
-// different inventories.
+// Reconciler applies sets of objects and deletes them again, for any number
+// of owners. It keeps no state between calls: everything it remembers is in
+// the inventory the caller passes. A Reconciler is safe for concurrent use
+// on different inventories.
 type Reconciler struct {
-	name    string
-	prefix  string
-	ownerID string
-	client  client.Client
-	reader  client.Reader
+	name   string
+	prefix string
+	client client.Client
+	reader client.Reader
 	// separateReader is set when reader is not the client itself.
 	separateReader bool
 	mapper         meta.RESTMapper
@@ -96,20 +125,19 @@ type Reconciler struct {
 
 // New returns a Reconciler. name is a fully qualified name such as
 // "zookeeper.operators.example.com": the prefix of the annotations it reads
-// and writes and the default field owner and finalizer. ownerID identifies
-// the owner of the objects (for instance "<namespace>/<name>" of a custom
-// resource); objects carrying another owner id are not touched unless the
-// adoption policy says so. The client's scheme must know the typed objects
-// passed to Apply; its REST mapper decides object scopes.
-func New(name, ownerID string, c client.Client, opts Options) (*Reconciler, error) {
-	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
-		return nil, fmt.Errorf("reconciler name %q: %s", name, strings.Join(errs, "; "))
+// and writes and the default field owner and finalizer. The client's scheme
+// must know the typed objects passed to Apply; its REST mapper decides
+// object scopes. Bad options are the operator's mistake: the error is of
+// class failure.ErrInvalid, blamed on failure.AuthorOperator.
+func New(name string, c client.Client, opts Options) (*Reconciler, error) {
+	bad := func(field, format string, args ...any) error {
+		return failure.Invalid(failure.AuthorOperator, field, format, args...)
 	}
-	if ownerID == "" {
-		return nil, errors.New("owner id must not be empty")
+	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
+		return nil, bad("name", "reconciler name %q: %s", name, strings.Join(errs, "; "))
 	}
 	if c == nil {
-		return nil, errors.New("client must not be nil")
+		return nil, bad("client", "must not be nil")
 	}
 	if opts.FieldOwner == "" {
 		opts.FieldOwner = name
@@ -136,28 +164,33 @@ func New(name, ownerID string, c client.Client, opts Options) (*Reconciler, erro
 	if opts.MissingNamespacesPolicy == "" {
 		opts.MissingNamespacesPolicy = MissingNamespacesPolicyCreate
 	}
-	if opts.ReapplyInterval == 0 {
-		opts.ReapplyInterval = DefaultReapplyInterval
+	if opts.ReapplyBatch <= 0 {
+		opts.ReapplyBatch = 10
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = DefaultConcurrency
+	}
+	if opts.ObjectsAuthor == failure.AuthorUnknown {
+		opts.ObjectsAuthor = failure.AuthorOperator
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
 	switch {
 	case !validAdoption(opts.AdoptionPolicy):
-		return nil, fmt.Errorf("unknown adoption policy %q", opts.AdoptionPolicy)
+		return nil, bad("AdoptionPolicy", "unknown adoption policy %q", opts.AdoptionPolicy)
 	case !validReconcile(opts.ReconcilePolicy):
-		return nil, fmt.Errorf("unknown reconcile policy %q", opts.ReconcilePolicy)
+		return nil, bad("ReconcilePolicy", "unknown reconcile policy %q", opts.ReconcilePolicy)
 	case !validUpdate(opts.UpdatePolicy):
-		return nil, fmt.Errorf("unknown update policy %q", opts.UpdatePolicy)
+		return nil, bad("UpdatePolicy", "unknown update policy %q", opts.UpdatePolicy)
 	case !validDelete(opts.DeletePolicy):
-		return nil, fmt.Errorf("unknown delete policy %q", opts.DeletePolicy)
+		return nil, bad("DeletePolicy", "unknown delete policy %q", opts.DeletePolicy)
 	case !validMissingNamespaces(opts.MissingNamespacesPolicy):
-		return nil, fmt.Errorf("unknown missing-namespaces policy %q", opts.MissingNamespacesPolicy)
+		return nil, bad("MissingNamespacesPolicy", "unknown missing-namespaces policy %q", opts.MissingNamespacesPolicy)
 	}
 	return &Reconciler{
 		name:           name,
 		prefix:         name + "/",
-		ownerID:        ownerID,
 		client:         c,
 		reader:         opts.Reader,
 		separateReader: separateReader,
@@ -172,3 +205,11 @@ func (r *Reconciler) Name() string { return r.name }
 // AnnotationKey returns the full key of one of the Annotation* names, e.g.
 // "<name>/apply-order".
 func (r *Reconciler) AnnotationKey(suffix string) string { return r.prefix + suffix }
+
+// checkOwner validates the per-call owner.
+func checkOwner(o Owner) error {
+	if o.ID == "" {
+		return failure.Invalid(failure.AuthorOperator, "Owner.ID", "must not be empty")
+	}
+	return nil
+}

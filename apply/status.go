@@ -58,6 +58,10 @@ func readiness(live *unstructured.Unstructured, hint statusHint) (kstatus.Status
 	}
 	if hint.observedGeneration {
 		og, found, _ := unstructured.NestedInt64(live.Object, "status", "observedGeneration")
+		if !found {
+			// Types that keep it only per condition: the Ready condition's.
+			og, found = readyConditionGeneration(live)
+		}
 		if !found || og != live.GetGeneration() {
 			return kstatus.InProgressStatus, nil
 		}
@@ -78,4 +82,19 @@ func statusIf(ok bool) kstatus.Status {
 		return kstatus.CurrentStatus
 	}
 	return kstatus.InProgressStatus
+}
+
+// readyConditionGeneration returns the observedGeneration of the Ready
+// condition, for types that record it only there.
+func readyConditionGeneration(live *unstructured.Unstructured) (int64, bool) {
+	conds, _, _ := unstructured.NestedSlice(live.Object, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]any)
+		if !ok || m["type"] != "Ready" {
+			continue
+		}
+		og, found, _ := unstructured.NestedInt64(m, "observedGeneration")
+		return og, found
+	}
+	return 0, false
 }

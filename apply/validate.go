@@ -11,6 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
 var (
@@ -24,114 +27,113 @@ var (
 type desired struct {
 	u            *unstructured.Unstructured
 	gvk          schema.GroupVersionKind
-	ref          string
-	key          string
+	ref          inventory.Ref
+	key          inventory.Key
 	settings     settings
 	digest       string
 	managedTypes []TypeInfo
 	// managedInstance is set for instances of a type served by a CRD or
 	// APIService of the same set.
 	managedInstance bool
+	// apiServiceInstance is set for instances of a kind an APIService of the
+	// set serves: their scope is unknown until it is available.
+	apiServiceInstance bool
+}
+
+// invalid returns an *InvalidObjectError for d.
+func (r *Reconciler) invalid(ref inventory.Ref, pos int, annotation, format string, args ...any) *InvalidObjectError {
+	return &InvalidObjectError{Object: ref, Position: pos, Annotation: annotation, Reason: fmt.Sprintf(format, args...), Author: r.opts.ObjectsAuthor}
 }
 
 // prepare validates the set and turns it into desired objects, in input
 // order. Every problem of the input is an *InvalidObjectError.
-func (r *Reconciler) prepare(objects []client.Object) ([]*desired, error) {
+func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, error) {
 	out := make([]*desired, 0, len(objects))
+	pos := map[*desired]int{}
 	for i, obj := range objects {
 		u, gvk, err := r.toUnstructured(obj)
 		if err != nil {
-			return nil, &InvalidObjectError{Object: fmt.Sprintf("#%d", i), Reason: err.Error()}
+			return nil, r.invalid(inventory.Ref{}, i, "", "%v", err)
 		}
-		d := &desired{u: u, gvk: gvk, ref: objectName(gvk.GroupKind(), u.GetNamespace(), u.GetName())}
+		d := &desired{u: u, gvk: gvk}
+		d.setRef()
+		pos[d] = i
 		if u.GetGenerateName() != "" {
-			return nil, &InvalidObjectError{Object: d.ref, Reason: "generateName is not supported: objects need stable names"}
+			return nil, r.invalid(d.ref, i, "", "generateName is not supported: objects need stable names")
 		}
 		if u.GetName() == "" {
-			return nil, &InvalidObjectError{Object: d.ref, Reason: "name is empty"}
+			return nil, r.invalid(d.ref, i, "", "name is empty")
 		}
-		if d.settings, err = r.parseSettings(u, d.ref); err != nil {
+		if d.settings, err = r.parseSettings(u, d.ref, i); err != nil {
 			return nil, err
 		}
 		if gk := gvk.GroupKind(); d.settings.purgeOrder != nil && (gk == gkNamespace || gk == gkCRD || gk == gkAPIService) {
-			return nil, &InvalidObjectError{Object: d.ref, Annotation: r.prefix + AnnotationPurgeOrder, Reason: "not allowed on namespaces, CRDs and APIServices"}
+			return nil, r.invalid(d.ref, i, r.prefix+AnnotationPurgeOrder, "not allowed on namespaces, CRDs and APIServices")
 		}
 		if gvk.GroupKind() == gkSecret {
 			if err := mergeStringData(u); err != nil {
-				return nil, &InvalidObjectError{Object: d.ref, Reason: err.Error()}
+				return nil, r.invalid(d.ref, i, "", "%v", err)
 			}
 		}
 		if d.managedTypes, err = servedTypes(u); err != nil {
-			return nil, &InvalidObjectError{Object: d.ref, Reason: err.Error()}
+			return nil, r.invalid(d.ref, i, "", "%v", err)
 		}
 		out = append(out, d)
 	}
 	crdScopes := map[schema.GroupKind]bool{}
-	var managed []TypeInfo
+	var managed, aggregated []TypeInfo
 	for _, d := range out {
 		managed = append(managed, d.managedTypes...)
-		if d.gvk.GroupKind() == gkCRD {
+		switch d.gvk.GroupKind() {
+		case gkCRD:
 			scope, _, _ := unstructured.NestedString(d.u.Object, "spec", "scope")
 			for _, t := range d.managedTypes {
 				crdScopes[schema.GroupKind{Group: t.Group, Kind: t.Kind}] = scope == "Namespaced"
 			}
+		case gkAPIService:
+			aggregated = append(aggregated, d.managedTypes...)
 		}
 	}
-	seen := map[string]bool{}
+	seen := make(map[inventory.Key]bool, len(out))
 	for _, d := range out {
+		d.managedInstance = matchesType(managed, d.gvk)
 		namespaced, err := r.namespaced(d.gvk, crdScopes)
-		if err != nil {
-			return nil, &RetriableError{Err: fmt.Errorf("object %s: %w", d.ref, err)}
-		}
 		switch {
+		case err != nil && matchesType(aggregated, d.gvk):
+			// Served by an APIService of the set that may not be available
+			// yet: the scope is the one written, and the object waits for
+			// its type like any managed instance.
+			d.apiServiceInstance = true
+		case err != nil && isNoMatch(err):
+			return nil, failure.RequeueAfter(typeWait, "object %s: its type is not served (yet): %v", d.ref, err)
+		case err != nil:
+			return nil, err
 		case !namespaced:
 			d.u.SetNamespace("")
 		case d.u.GetNamespace() == "":
-			if r.opts.DefaultNamespace == "" {
-				return nil, &InvalidObjectError{Object: d.ref, Reason: "namespaced object without namespace and no default namespace"}
+			if owner.DefaultNamespace == "" {
+				return nil, r.invalid(d.ref, pos[d], "", "namespaced object without namespace and no default namespace")
 			}
-			d.u.SetNamespace(r.opts.DefaultNamespace)
+			d.u.SetNamespace(owner.DefaultNamespace)
 		}
-		d.ref = objectName(d.gvk.GroupKind(), d.u.GetNamespace(), d.u.GetName())
-		d.key = itemKey(d.gvk.GroupKind(), d.u.GetNamespace(), d.u.GetName())
+		d.setRef()
 		if seen[d.key] {
-			return nil, &InvalidObjectError{Object: d.ref, Reason: "appears more than once in the set"}
+			return nil, r.invalid(d.ref, pos[d], "", "appears more than once in the set")
 		}
 		seen[d.key] = true
-		d.managedInstance = matchesType(managed, d.gvk)
-		if d.digest, err = r.desiredDigest(d); err != nil {
+		if d.digest, err = r.desiredDigest(d, owner); err != nil {
 			return nil, err
 		}
 	}
-	if err := r.checkInstanceDeleteOrder(out); err != nil {
+	if err := r.checkOrders(out, pos); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// checkInstanceDeleteOrder rejects an instance of a type the set defines
-// whose delete wave comes after its type's: the type is deleted only once
-// no instance is left, so such a set could never finish deleting.
-func (r *Reconciler) checkInstanceDeleteOrder(set []*desired) error {
-	for _, inst := range set {
-		if !inst.managedInstance {
-			continue
-		}
-		for _, typ := range set {
-			if len(typ.managedTypes) == 0 || !matchesType(typ.managedTypes, inst.gvk) {
-				continue
-			}
-			if inst.settings.delOrder > typ.settings.delOrder {
-				return &InvalidObjectError{
-					Object:     inst.ref,
-					Annotation: r.prefix + AnnotationDeleteOrder,
-					Reason: fmt.Sprintf("delete order %d comes after %d of %s, which defines its type and is deleted only once no instance is left",
-						inst.settings.delOrder, typ.settings.delOrder, typ.ref),
-				}
-			}
-		}
-	}
-	return nil
+func (d *desired) setRef() {
+	d.ref = inventory.Ref{Group: d.gvk.Group, Version: d.gvk.Version, Kind: d.gvk.Kind, Namespace: d.u.GetNamespace(), Name: d.u.GetName()}
+	d.key = d.ref.Key()
 }
 
 func (r *Reconciler) toUnstructured(obj client.Object) (*unstructured.Unstructured, schema.GroupVersionKind, error) {
@@ -149,7 +151,7 @@ func (r *Reconciler) toUnstructured(obj client.Object) (*unstructured.Unstructur
 	if err != nil {
 		return nil, gvk, err
 	}
-	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj.DeepCopyObject())
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
 		return nil, gvk, err
 	}

@@ -4,47 +4,100 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/util/csaupgrade"
 	"k8s.io/client-go/util/retry"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/inventory"
 )
 
+// typeWait is how long to wait for a type or a namespace to appear.
+const typeWait = 5 * time.Second
+
 // applyObject brings one object to its desired state and records the result
-// in item. It returns the fields the immutable-field rules preserved.
-func (r *Reconciler) applyObject(ctx context.Context, p *pass, d *desired, item *InventoryItem) ([]string, error) {
-	live, err := r.get(ctx, r.client, d.u)
+// in item.
+func (p *pass) applyObject(ctx context.Context, d *desired, it *inventory.Item) Change {
+	r := p.r
+	if p.skippable(d, it) {
+		return Change{Action: ActionUnchanged}
+	}
+	lite := metadataOnly(d.gvk.GroupKind(), d.settings.hint)
+	live, err := r.getWith(ctx, r.client, d.ref, lite)
 	if err != nil {
-		return nil, err
+		return Change{Err: err}
 	}
 	if live == nil {
-		if item.Phase == PhaseCompleted && item.Digest == d.digest {
-			return nil, nil
+		if it.EffectivePhase() == inventory.PhaseCompleted && it.Digest == d.digest {
+			return Change{Action: ActionUnchanged}
 		}
-		return nil, r.create(ctx, p, d, item)
+		ch := p.create(ctx, d, it)
+		if !apierrors.IsAlreadyExists(ch.Err) {
+			return ch
+		}
+		// The client's view (a cache restricted to our label, say) missed
+		// an object that exists: read it where it is and update it.
+		if live, err = r.getWith(ctx, r.reader, d.ref, false); err != nil || live == nil {
+			return Change{Err: failure.Retriable(fmt.Errorf("%s exists but cannot be read: %w", d.ref, err), typeWait)}
+		}
 	}
 	if live.GetDeletionTimestamp() != nil {
 		// Being deleted (by a recreate, or by someone else): wait for it to
 		// go, then create it again.
-		item.Phase, item.Status = PhaseDeleting, kstatus.TerminatingStatus
-		return nil, nil
+		it.SetPhase(inventory.PhaseDeleting)
+		it.SetStatus(string(kstatus.TerminatingStatus))
+		return Change{Action: ActionWaiting}
 	}
-	if err := r.mayTouch(live, d.settings.adoption, d.ref); err != nil {
-		return nil, err
+	if err := p.mayTouch(live, d.settings.adoption, d.ref); err != nil {
+		return Change{Err: err}
 	}
-	if !r.drifted(ctx, d, item, &live) {
-		return nil, r.observe(live, d, item)
+	why, err := p.drifted(ctx, d, it, &live)
+	if err != nil {
+		return Change{Err: err}
 	}
+	if why == "" {
+		ch := Change{Action: ActionUnchanged}
+		if hasImmutableRules(d.gvk.GroupKind()) {
+			// Report what the desired object states that cannot be applied,
+			// on every pass while it lasts, without writing.
+			if l, ok := live.(*unstructured.Unstructured); ok {
+				ch.IgnoredFields, _ = preserveImmutable(l, d.u.DeepCopy())
+			}
+		}
+		if err := p.observe(live, d, it, false); err != nil {
+			ch.Err = err
+		}
+		return ch
+	}
+	p.log.V(1).Info("drift", "object", d.ref.String(), "reason", why)
 	if d.settings.update == UpdatePolicyRecreate {
-		return nil, r.deleteLive(ctx, live, item, ReasonUpdated)
+		if err := p.deleteLive(ctx, live, d.ref, ReasonUpdated); err != nil {
+			return Change{Err: err}
+		}
+		it.SetPhase(inventory.PhaseDeleting)
+		return Change{Action: ActionRecreating}
 	}
+	return p.update(ctx, d, it, live)
+}
+
+// skippable reports an object the caller's change hints say nothing
+// about, whose desired state is unchanged and which was ready: taken as
+// unchanged without a read.
+func (p *pass) skippable(d *desired, it *inventory.Item) bool {
+	return p.changed != nil && !p.changed[d.key] &&
+		it.Digest == d.digest && it.EffectivePhase() == inventory.PhaseReady &&
+		!hasImmutableRules(d.gvk.GroupKind()) && !p.reapplyDue(d, it)
+}
+
+// update writes d over live, retrying conflicts with a fresh read.
+func (p *pass) update(ctx context.Context, d *desired, it *inventory.Item, live client.Object) Change {
+	r := p.r
 	var (
 		preserved []string
 		written   *unstructured.Unstructured
@@ -52,32 +105,35 @@ func (r *Reconciler) applyObject(ctx context.Context, p *pass, d *desired, item 
 	)
 	// A controller may write the object (its status, say) between our read
 	// and our update; such a conflict is retried with a fresh read.
-	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if attempt++; attempt > 1 {
-			fresh, err := r.get(ctx, r.reader, d.u)
+			fresh, err := r.getWith(ctx, r.reader, d.ref, false)
 			if err != nil {
 				return fmt.Errorf("re-reading after a conflict: %w", err)
 			}
 			if fresh == nil {
-				return &RetriableError{Err: fmt.Errorf("%s disappeared while being updated", d.ref)}
+				return failure.Retriable(fmt.Errorf("%s disappeared while being updated", d.ref), typeWait)
 			}
-			if err := r.mayTouch(fresh, d.settings.adoption, d.ref); err != nil {
+			if err := p.mayTouch(fresh, d.settings.adoption, d.ref); err != nil {
 				return err
 			}
 			live = fresh
 		}
+		l, err := full(live)
+		if err != nil {
+			return err
+		}
 		want := d.u.DeepCopy()
-		r.stamp(want, d.digest)
+		p.stamp(want, d.digest)
 		r.addTypeFinalizer(want)
-		var err error
-		if preserved, err = preserveImmutable(live, want); err != nil {
+		if preserved, err = preserveImmutable(l, want); err != nil {
 			return err
 		}
 		if d.settings.update == UpdatePolicySSAMerge || d.settings.update == UpdatePolicySSAOverride {
-			written, err = r.serverSideApply(ctx, live, want, d.settings.update == UpdatePolicySSAOverride)
+			written, err = p.serverSideApply(ctx, d.ref, want, d.settings.update == UpdatePolicySSAOverride)
 			return err
 		}
-		written = replaced(live, want, r.prefix)
+		written = replaced(l, want, r.prefix)
 		return r.client.Update(ctx, written, client.FieldOwner(r.opts.FieldOwner))
 	})
 	if len(preserved) > 0 {
@@ -85,94 +141,76 @@ func (r *Reconciler) applyObject(ctx context.Context, p *pass, d *desired, item 
 	}
 	if err != nil {
 		r.event(live, true, ReasonFailed, "Update", "update failed: %v", err)
-		return preserved, fmt.Errorf("updating %s: %w", d.ref, err)
+		return Change{Action: ActionFailed, Err: fmt.Errorf("updating %s: %w", d.ref, err), IgnoredFields: preserved}
 	}
 	r.event(written, false, ReasonUpdated, "Update", "updated %s", d.ref)
-	r.recordWrite(written, d, item, PhaseUpdating)
-	return preserved, r.observe(written, d, item)
+	p.log.Info("updated", "object", d.ref.String())
+	p.recordWrite(written, d, it, inventory.PhaseUpdating)
+	ch := Change{Action: ActionUpdated, IgnoredFields: preserved}
+	ch.Err = p.observe(written, d, it, true)
+	return ch
 }
 
-func (r *Reconciler) create(ctx context.Context, p *pass, d *desired, item *InventoryItem) error {
-	if err := r.ensureNamespace(ctx, p, d); err != nil {
-		return err
+func (p *pass) create(ctx context.Context, d *desired, it *inventory.Item) Change {
+	r := p.r
+	if err := p.ensureNamespace(ctx, d); err != nil {
+		return Change{Err: err}
 	}
 	want := d.u.DeepCopy()
-	r.stamp(want, d.digest)
+	p.stamp(want, d.digest)
 	r.addTypeFinalizer(want)
 	if err := r.client.Create(ctx, want, client.FieldOwner(r.opts.FieldOwner)); err != nil {
+		if apierrors.IsAlreadyExists(err) {
+			return Change{Err: err}
+		}
 		r.event(d.u, true, ReasonFailed, "Create", "create failed: %v", err)
-		return fmt.Errorf("creating %s: %w", d.ref, err)
+		return Change{Err: fmt.Errorf("creating %s: %w", d.ref, err)}
 	}
 	r.event(want, false, ReasonCreated, "Create", "created %s", d.ref)
-	r.recordWrite(want, d, item, PhaseCreating)
-	return r.observe(want, d, item)
+	p.log.Info("created", "object", d.ref.String())
+	p.recordWrite(want, d, it, inventory.PhaseCreating)
+	return Change{Action: ActionCreated, Err: p.observe(want, d, it, true)}
 }
 
-// serverSideApply sends want as a server-side apply; with override it first
-// moves the fields of client-side (update) managers to our field manager so
-// that the apply can remove fields want no longer states.
-func (r *Reconciler) serverSideApply(ctx context.Context, live, want *unstructured.Unstructured, override bool) (*unstructured.Unstructured, error) {
-	if override {
-		managers := sets.New[string]()
-		for _, mf := range live.GetManagedFields() {
-			if mf.Operation == metav1.ManagedFieldsOperationUpdate {
-				managers.Insert(mf.Manager)
-			}
-		}
-		patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, managers, r.opts.FieldOwner)
-		if err != nil {
-			return nil, fmt.Errorf("moving field ownership: %w", err)
-		}
-		if patch != nil {
-			if err := r.client.Patch(ctx, live.DeepCopy(), client.RawPatch(types.JSONPatchType, patch)); err != nil {
-				return nil, fmt.Errorf("moving field ownership: %w", err)
-			}
-		}
+// recordWrite stores what the write left on the server: the generation
+// for kinds that have one, the resourceVersion otherwise.
+func (p *pass) recordWrite(written metav1.Object, d *desired, it *inventory.Item, phase inventory.Phase) {
+	it.Digest = d.digest
+	it.Version = d.gvk.Version
+	it.Generation = written.GetGeneration()
+	it.ResourceVersion = ""
+	if it.Generation == 0 {
+		it.ResourceVersion = written.GetResourceVersion()
 	}
-	ac := client.ApplyConfigurationFromUnstructured(want)
-	if err := r.client.Apply(ctx, ac, client.FieldOwner(r.opts.FieldOwner), client.ForceOwnership); err != nil {
-		return nil, err
+	it.AppliedAt = 0
+	if d.settings.reapply > 0 {
+		it.AppliedAt = p.r.opts.Clock.Now().Unix()
 	}
-	return want, nil
+	it.SetPhase(phase)
 }
 
-// recordWrite stores what the write left on the server.
-func (r *Reconciler) recordWrite(written *unstructured.Unstructured, d *desired, item *InventoryItem, phase Phase) {
-	now := metav1.NewTime(r.opts.Clock.Now())
-	item.Digest = d.digest
-	item.LastAppliedAt = &now
-	item.UID = written.GetUID()
-	item.ResourceVersion = written.GetResourceVersion()
-	item.Generation = written.GetGeneration()
-	item.Phase = phase
-}
-
-// observe records the readiness of a live object.
-func (r *Reconciler) observe(live *unstructured.Unstructured, d *desired, item *InventoryItem) error {
-	st, err := readiness(live, d.settings.hint)
-	if err != nil {
-		return fmt.Errorf("%s: %w", d.ref, err)
+// observe records the readiness of a live object. An object that was
+// ready and that this pass did not write stays Ready even if it is not
+// (a rollout someone else started): later waves are not blocked again.
+func (p *pass) observe(live client.Object, d *desired, it *inventory.Item, wrote bool) error {
+	st := kstatus.CurrentStatus
+	if u, ok := live.(*unstructured.Unstructured); ok {
+		var err error
+		if st, err = readiness(u, d.settings.hint); err != nil {
+			return fmt.Errorf("%s: %w", d.ref, err)
+		}
+	} else if live.GetDeletionTimestamp() != nil {
+		st = kstatus.TerminatingStatus
 	}
-	item.Status = st
-	if st == kstatus.CurrentStatus {
-		item.Phase = PhaseReady
-	} else if item.Phase == PhaseReady || item.Phase == PhaseScheduledForApplication {
-		item.Phase = PhaseUpdating
+	it.SetStatus(string(st))
+	switch {
+	case st == kstatus.CurrentStatus:
+		it.SetPhase(inventory.PhaseReady)
+	case !wrote && it.EffectivePhase() == inventory.PhaseReady:
+	case it.EffectivePhase() == inventory.PhaseScheduledForApplication || it.EffectivePhase() == inventory.PhaseReady:
+		it.SetPhase(inventory.PhaseUpdating)
 	}
 	return nil
-}
-
-// get reads the live object of u's identity, nil when it does not exist.
-func (r *Reconciler) get(ctx context.Context, rd client.Reader, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	live := &unstructured.Unstructured{}
-	live.SetGroupVersionKind(u.GroupVersionKind())
-	if err := rd.Get(ctx, client.ObjectKeyFromObject(u), live); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("reading %s: %w", objectName(u.GroupVersionKind().GroupKind(), u.GetNamespace(), u.GetName()), err)
-	}
-	return live, nil
 }
 
 // addTypeFinalizer puts the reconciler's finalizer on a CRD or APIService,

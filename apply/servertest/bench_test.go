@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/apicount"
@@ -26,7 +27,7 @@ type benchEnv struct {
 	counter *apicount.Counter
 	r       *apply.Reconciler
 	objects []client.Object
-	inv     apply.Inventory
+	inv     inventory.Inventory
 }
 
 func newBenchEnv(b *testing.B, value string) *benchEnv {
@@ -39,10 +40,14 @@ func newBenchEnv(b *testing.B, value string) *benchEnv {
 	var err error
 	e.c, err = client.New(cfg, client.Options{Scheme: cp.Client.Scheme()})
 	require.NoError(b, err)
-	e.r, err = apply.New(name, "bench", e.c, apply.Options{DefaultNamespace: e.ns})
+	e.r, err = apply.New(name, e.c, apply.Options{})
 	require.NoError(b, err)
 	e.objects = benchSet(e.ns, value)
 	return e
+}
+
+func (e *benchEnv) pass() apply.PassOptions {
+	return apply.PassOptions{Owner: apply.Owner{ID: "bench", DefaultNamespace: e.ns}}
 }
 
 func benchSet(ns, value string) []client.Object {
@@ -69,8 +74,8 @@ func measure(b *testing.B, e *benchEnv, step func(ctx context.Context) error) {
 
 func (e *benchEnv) applyAll(ctx context.Context) error {
 	for {
-		res, err := e.r.Apply(ctx, &e.inv, e.objects)
-		if err != nil || res.Ready {
+		res, err := e.r.Apply(ctx, &e.inv, e.objects, e.pass())
+		if err != nil || res.Done {
 			return err
 		}
 	}
@@ -78,8 +83,8 @@ func (e *benchEnv) applyAll(ctx context.Context) error {
 
 func (e *benchEnv) deleteAll(ctx context.Context) error {
 	for {
-		done, err := e.r.Delete(ctx, &e.inv)
-		if err != nil || done {
+		res, err := e.r.Delete(ctx, &e.inv, e.pass())
+		if err != nil || res.Done {
 			return err
 		}
 	}

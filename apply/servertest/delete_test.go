@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 )
 
@@ -38,9 +39,9 @@ func TestDeleteWavesFollowDeleteOrder(t *testing.T) {
 		<-recorder.Events
 	}
 
-	done, err := f.r.Delete(t.Context(), &f.inv)
+	done, err := f.r.Delete(t.Context(), &f.inv, f.pass())
 	require.NoError(t, err)
-	require.False(t, done)
+	require.False(t, done.Done)
 	live := &corev1.ConfigMap{}
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(early), live))
 	require.NotNil(t, live.DeletionTimestamp)
@@ -50,7 +51,7 @@ func TestDeleteWavesFollowDeleteOrder(t *testing.T) {
 	require.NoError(t, f.c.Update(t.Context(), live))
 	f.deleteUntilDone()
 	require.False(t, exists(t, f, late))
-	require.Empty(t, f.inv)
+	require.Empty(t, f.inv.Items)
 	var got []string
 	for len(recorder.Events) > 0 {
 		got = append(got, <-recorder.Events)
@@ -74,7 +75,7 @@ func TestObsoleteObjectsAreDeleted(t *testing.T) {
 	f.applyUntilReady(keep)
 	require.False(t, exists(t, f, drop))
 	require.True(t, exists(t, f, orphan), "orphan-on-apply object was deleted")
-	require.Len(t, f.inv, 1)
+	require.Len(t, f.inv.Items, 1)
 }
 
 func TestDeleteOrphans(t *testing.T) {
@@ -97,9 +98,9 @@ func TestNamespaceIsDeletedOnlyWhenUnused(t *testing.T) {
 	inside := configMap(own.Name, "inside", nil, map[string]string{key(apply.AnnotationDeleteOrder): "1"})
 	f.applyUntilReady(own, inside)
 
-	done, err := f.r.Delete(t.Context(), &f.inv)
+	done, err := f.r.Delete(t.Context(), &f.inv, f.pass())
 	require.NoError(t, err)
-	require.False(t, done)
+	require.False(t, done.Done)
 	live := &corev1.Namespace{}
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(own), live))
 	require.Nil(t, live.DeletionTimestamp, "namespace deleted while still in use")
@@ -116,9 +117,9 @@ func TestPurgeOrderCompletesObjects(t *testing.T) {
 	later := configMap(f.ns, "later", nil, map[string]string{key(apply.AnnotationApplyOrder): "1"})
 	f.applyUntilReady(seed("1"), later)
 	require.False(t, exists(t, f, seed("1")), "purged object still exists")
-	it := f.inv.Find(schemaGK("", "ConfigMap"), f.ns, "seed")
+	it := f.find(schemaGK("", "ConfigMap"), f.ns, "seed")
 	require.NotNil(t, it)
-	require.Equal(t, apply.PhaseCompleted, it.Phase)
+	require.Equal(t, inventory.PhaseCompleted, it.Phase)
 
 	before := f.counter.Snapshot()
 	f.applyUntilReady(seed("1"), later)
@@ -131,7 +132,7 @@ func TestPurgeOrderCompletesObjects(t *testing.T) {
 	require.Equal(t, 1, delta.Verb("create"), "%s", delta)
 	require.Equal(t, 1, delta.Verb("delete"), "%s", delta)
 	require.False(t, exists(t, f, seed("2")))
-	require.Equal(t, apply.PhaseCompleted, f.inv.Find(schemaGK("", "ConfigMap"), f.ns, "seed").Phase)
+	require.Equal(t, inventory.PhaseCompleted, f.find(schemaGK("", "ConfigMap"), f.ns, "seed").Phase)
 }
 
 func TestDeleteUsesPreconditions(t *testing.T) {

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"testing"
@@ -22,9 +22,9 @@ func TestNoOpPassMakesNoWrites(t *testing.T) {
 	f.applyUntilReady(objects...)
 
 	before := f.counter.Snapshot()
-	res, err := f.r.Apply(t.Context(), &f.inv, objects)
+	res, err := f.r.Apply(t.Context(), &f.inv, objects, f.pass())
 	require.NoError(t, err)
-	require.True(t, res.Ready)
+	require.True(t, res.Done)
 	delta := f.counter.Snapshot().Sub(before)
 	require.Equal(t, 0, delta.Writes(), "no-op pass wrote: %s", delta)
 	require.LessOrEqual(t, delta.Total(), len(objects), "no-op pass made more than one request per object: %s", delta)
@@ -42,9 +42,9 @@ func TestLiveEditIsRevertedOnNextPass(t *testing.T) {
 	require.NoError(t, f.c.Update(t.Context(), live))
 
 	before := f.counter.Snapshot()
-	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{cm})
+	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{cm}, f.pass())
 	require.NoError(t, err)
-	require.True(t, res.Ready)
+	require.True(t, res.Done)
 	require.Equal(t, 1, f.counter.Snapshot().Sub(before).Writes())
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(cm), live))
 	if diff := cmp.Diff(map[string]string{"k": "desired"}, live.Data); diff != "" {
@@ -60,14 +60,14 @@ func TestOneObjectChangeWritesOneObject(t *testing.T) {
 
 	b = configMap(f.ns, "b", map[string]string{"k": "2"}, nil)
 	before := f.counter.Snapshot()
-	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{a, b})
+	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{a, b}, f.pass())
 	require.NoError(t, err)
-	require.True(t, res.Ready)
+	require.True(t, res.Done)
 	require.Equal(t, 1, f.counter.Snapshot().Sub(before).Writes())
 	live := &corev1.ConfigMap{}
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(b), live))
 	require.Equal(t, "2", live.Data["k"])
-	require.Equal(t, f.inv.Find(schemaGK("", "ConfigMap"), f.ns, "b").Digest, live.Annotations[key(apply.AnnotationDigest)])
+	require.Equal(t, f.find(schemaGK("", "ConfigMap"), f.ns, "b").Digest, live.Annotations[key(apply.AnnotationDigest)])
 }
 
 func TestMetadataEditOfGenerationTrackedObjectIsReverted(t *testing.T) {

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func faultyFixture(t *testing.T, rules ...faults.Rule) (*fixture, *faults.Inject
 	cfg.Wrap(inj.WrapTransport)
 	c, err := client.New(cfg, client.Options{Scheme: f.c.Scheme()})
 	require.NoError(t, err)
-	f.r, err = apply.New(name, "owner-a", c, apply.Options{DefaultNamespace: f.ns})
+	f.r, err = apply.New(name, c, apply.Options{})
 	require.NoError(t, err)
 	return f, inj
 }
@@ -43,17 +43,17 @@ func TestUpdateConflictsAreRetriedWithinThePass(t *testing.T) {
 	f.applyUntilReady(cmSet(f.ns, "1")...)
 	inj.SetEnabled(true)
 
-	res, err := f.r.Apply(t.Context(), &f.inv, cmSet(f.ns, "2"))
+	res, err := f.r.Apply(t.Context(), &f.inv, cmSet(f.ns, "2"), f.pass())
 	require.NoError(t, err)
-	require.True(t, res.Ready)
+	require.True(t, res.Done)
 	require.Positive(t, inj.Total(), "no conflict was injected")
 }
 
 func TestServerErrorsKeepTheirType(t *testing.T) {
 	f, _ := faultyFixture(t, faults.Rule{Verbs: []string{"create"}, Resources: []string{"configmaps"}, Fault: faults.TooManyRequests, Rate: 1})
-	res, err := f.r.Apply(t.Context(), &f.inv, cmSet(f.ns, "1"))
+	res, err := f.r.Apply(t.Context(), &f.inv, cmSet(f.ns, "1"), f.pass())
 	require.Error(t, err)
-	require.False(t, res.Ready)
+	require.False(t, res.Done)
 	require.True(t, apierrors.IsTooManyRequests(err), "a 429 must stay detectable, got %v", err)
-	require.Len(t, f.inv, 10, "the inventory lists the objects even when writes fail")
+	require.Len(t, f.inv.Items, 10, "the inventory lists the objects even when writes fail")
 }

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"testing"
@@ -76,7 +76,7 @@ func (f *fixture) applyOnce(clk *clocktesting.FakeClock, objects ...client.Objec
 	f.t.Helper()
 	clk.Step(time.Hour)
 	before := f.counter.Snapshot()
-	res, err := f.r.Apply(f.t.Context(), &f.inv, objects)
+	res, err := f.r.Apply(f.t.Context(), &f.inv, objects, f.pass())
 	require.NoError(f.t, err)
 	require.Positive(f.t, f.counter.Snapshot().Sub(before).Writes(), "the pass did not write")
 	return res
@@ -86,8 +86,8 @@ func TestStorageResizeIsReportedAndNotApplied(t *testing.T) {
 	f, clk := forcingFixture(t)
 	f.applyOnce(clk, statefulSet(f.ns, "db", "1Gi"))
 	res := f.applyOnce(clk, statefulSet(f.ns, "db", "2Gi"))
-	want := []apply.IgnoredFields{{Object: "StatefulSet.apps " + f.ns + "/db", Fields: []string{"spec.volumeClaimTemplates"}}}
-	if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+	want := map[string][]string{"StatefulSet.apps " + f.ns + "/db": {"spec.volumeClaimTemplates"}}
+	if diff := cmp.Diff(want, ignored(res)); diff != "" {
 		t.Errorf("ignored fields (-want +got):\n%s", diff)
 	}
 	live := &appsv1.StatefulSet{}
@@ -102,10 +102,10 @@ func TestUnchangedStatefulSetIsNeverReported(t *testing.T) {
 			f, clk := forcingFixtureWith(t, policy)
 			for pass := range 10 {
 				res := f.applyOnce(clk, statefulSet(f.ns, "db", "1Gi"))
-				require.Empty(t, res.IgnoredFields, "pass %d", pass)
+				require.Empty(t, ignored(res), "pass %d", pass)
 			}
 			res := f.applyOnce(clk, statefulSet(f.ns, "db", "5Gi"))
-			require.Len(t, res.IgnoredFields, 1, "a resize must still be reported")
+			require.Len(t, ignored(res), 1, "a resize must still be reported")
 		})
 	}
 }
@@ -124,7 +124,7 @@ func TestAddingThenRemovingStorageStaysCoherent(t *testing.T) {
 			f, clk := forcingFixture(t)
 			f.applyOnce(clk, statefulSet(f.ns, "db", tt.from))
 			res := f.applyOnce(clk, statefulSet(f.ns, "db", tt.to))
-			require.Len(t, res.IgnoredFields, 1)
+			require.Len(t, ignored(res), 1)
 			live := &appsv1.StatefulSet{}
 			require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: "db"}, live))
 			require.Len(t, live.Spec.VolumeClaimTemplates, tt.wantClaims)
@@ -139,14 +139,14 @@ func TestJobAppliedTwiceUnchangedSucceeds(t *testing.T) {
 	f, clk := forcingFixture(t)
 	f.applyOnce(clk, newJob(f.ns, "once"))
 	res := f.applyOnce(clk, newJob(f.ns, "once"))
-	require.Empty(t, res.IgnoredFields)
+	require.Empty(t, ignored(res))
 
 	changed := newJob(f.ns, "once")
 	changed.Spec.Template.Spec.Containers[0].Image = "example.com/job:2"
 	changed.Spec.BackoffLimit = ptr.To[int32](3)
 	res = f.applyOnce(clk, changed)
-	want := []apply.IgnoredFields{{Object: "Job.batch " + f.ns + "/once", Fields: []string{"spec.template"}}}
-	if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+	want := map[string][]string{"Job.batch " + f.ns + "/once": {"spec.template"}}
+	if diff := cmp.Diff(want, ignored(res)); diff != "" {
 		t.Errorf("ignored fields (-want +got):\n%s", diff)
 	}
 	live := jobStatus(t, f, changed)
@@ -164,7 +164,7 @@ func TestJobAppliedTwiceUnchangedSucceeds(t *testing.T) {
 		edited.Spec.BackoffLimit = ptr.To[int32](3)
 		edit(edited)
 		res = f.applyOnce(clk, edited)
-		if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+		if diff := cmp.Diff(want, ignored(res)); diff != "" {
 			t.Errorf("%s: ignored fields (-want +got):\n%s", name, diff)
 		}
 	}
@@ -189,10 +189,10 @@ func TestServiceKeepsAllocatedFields(t *testing.T) {
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: "web"}, before))
 
 	res := f.applyOnce(clk, svc(80, ""))
-	require.Empty(t, res.IgnoredFields)
+	require.Empty(t, ignored(res))
 	res = f.applyOnce(clk, svc(80, "10.0.255.254"))
-	want := []apply.IgnoredFields{{Object: "Service " + f.ns + "/web", Fields: []string{"spec.clusterIP"}}}
-	if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+	want := map[string][]string{"Service " + f.ns + "/web": {"spec.clusterIP"}}
+	if diff := cmp.Diff(want, ignored(res)); diff != "" {
 		t.Errorf("ignored fields (-want +got):\n%s", diff)
 	}
 	after := &corev1.Service{}
@@ -214,14 +214,34 @@ func TestClaimKeepsItsSpec(t *testing.T) {
 	}
 	f.applyOnce(clk, pvc(corev1.ReadWriteOnce))
 	res := f.applyOnce(clk, pvc(corev1.ReadWriteOnce))
-	require.Empty(t, res.IgnoredFields, "server-filled fields reported")
+	require.Empty(t, ignored(res), "server-filled fields reported")
 
 	res = f.applyOnce(clk, pvc(corev1.ReadWriteMany))
-	want := []apply.IgnoredFields{{Object: "PersistentVolumeClaim " + f.ns + "/data", Fields: []string{"spec"}}}
-	if diff := cmp.Diff(want, res.IgnoredFields); diff != "" {
+	want := map[string][]string{"PersistentVolumeClaim " + f.ns + "/data": {"spec"}}
+	if diff := cmp.Diff(want, ignored(res)); diff != "" {
 		t.Errorf("ignored fields (-want +got):\n%s", diff)
 	}
 	live := &corev1.PersistentVolumeClaim{}
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: "data"}, live))
 	require.Equal(t, []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}, live.Spec.AccessModes)
+}
+
+// A preserved difference is reported on every pass while the desired
+// object states it, not only on the pass that wrote, and without writing.
+func TestIgnoredFieldsPersistAcrossPasses(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	_, err := f.r.Apply(t.Context(), &f.inv, []client.Object{statefulSet(f.ns, "db", "1Gi")}, f.pass())
+	require.NoError(t, err)
+	want := map[string][]string{"StatefulSet.apps " + f.ns + "/db": {"spec.volumeClaimTemplates"}}
+	for pass := range 3 {
+		before := f.counter.Snapshot()
+		res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{statefulSet(f.ns, "db", "2Gi")}, f.pass())
+		require.NoError(t, err)
+		if diff := cmp.Diff(want, ignored(res)); diff != "" {
+			t.Errorf("pass %d: ignored fields (-want +got):\n%s", pass, diff)
+		}
+		if pass > 0 {
+			require.Zero(t, f.counter.Snapshot().Sub(before).Writes(), "pass %d wrote an unchanged object", pass)
+		}
+	}
 }

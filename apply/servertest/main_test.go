@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/apicount"
@@ -34,7 +35,8 @@ type fixture struct {
 	c       client.WithWatch
 	counter *apicount.Counter
 	r       *apply.Reconciler
-	inv     apply.Inventory
+	owner   apply.Owner
+	inv     inventory.Inventory
 }
 
 func newFixture(t *testing.T, ownerID string, opts apply.Options) *fixture {
@@ -46,20 +48,25 @@ func newFixture(t *testing.T, ownerID string, opts apply.Options) *fixture {
 	cfg.Wrap(counter.WrapTransport)
 	c, err := client.NewWithWatch(cfg, client.Options{Scheme: cp.Client.Scheme()})
 	require.NoError(t, err)
-	if opts.DefaultNamespace == "" {
-		opts.DefaultNamespace = ns
-	}
-	r, err := apply.New(name, ownerID, c, opts)
+	r, err := apply.New(name, c, opts)
 	require.NoError(t, err)
-	return &fixture{t: t, ns: ns, c: c, counter: counter, r: r}
+	return &fixture{t: t, ns: ns, c: c, counter: counter, r: r, owner: apply.Owner{ID: ownerID, DefaultNamespace: ns}}
 }
 
-// applyUntilReady calls Apply until it reports ready.
+// pass returns the options of a pass for the fixture's owner.
+func (f *fixture) pass() apply.PassOptions { return apply.PassOptions{Owner: f.owner} }
+
+// find returns the inventory item of an object, nil when there is none.
+func (f *fixture) find(gk schema.GroupKind, namespace, name string) *inventory.Item {
+	return inventory.NewIndex(&f.inv).Find(&f.inv, inventory.KeyOf(gk, namespace, name))
+}
+
+// applyUntilReady calls Apply until it reports done.
 func (f *fixture) applyUntilReady(objects ...client.Object) apply.Result {
 	f.t.Helper()
-	res, err := testkit.WaitFor(f.t.Context(), func(ctx context.Context) (apply.Result, bool, error) {
-		res, err := f.r.Apply(ctx, &f.inv, objects)
-		return res, err == nil && res.Ready, err
+	res, err := testkit.WaitFor(testkit.Context(f.t), func(ctx context.Context) (apply.Result, bool, error) {
+		res, err := f.r.Apply(ctx, &f.inv, objects, f.pass())
+		return res, err == nil && res.Done, err
 	}, 2*time.Minute)
 	require.NoError(f.t, err)
 	return res
@@ -68,11 +75,22 @@ func (f *fixture) applyUntilReady(objects ...client.Object) apply.Result {
 // deleteUntilDone calls Delete until it reports done.
 func (f *fixture) deleteUntilDone() {
 	f.t.Helper()
-	_, err := testkit.WaitFor(f.t.Context(), func(ctx context.Context) (int, bool, error) {
-		done, err := f.r.Delete(ctx, &f.inv)
-		return len(f.inv), err == nil && done, err
+	_, err := testkit.WaitFor(testkit.Context(f.t), func(ctx context.Context) (int, bool, error) {
+		res, err := f.r.Delete(ctx, &f.inv, f.pass())
+		return f.inv.Len(), err == nil && res.Done, err
 	}, 2*time.Minute)
 	require.NoError(f.t, err)
+}
+
+// ignored returns the ignored fields the result reports, per object.
+func ignored(res apply.Result) map[string][]string {
+	out := map[string][]string{}
+	for _, c := range res.Changes {
+		if len(c.IgnoredFields) > 0 {
+			out[c.Object.String()] = c.IgnoredFields
+		}
+	}
+	return out
 }
 
 func configMap(ns, name string, data map[string]string, annotations map[string]string) *corev1.ConfigMap {

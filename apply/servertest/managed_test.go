@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/testkit"
 )
@@ -57,18 +58,18 @@ func TestManagedTypesAndStatusHint(t *testing.T) {
 
 	// The instance waits for its type to be established, then for the
 	// condition its status hint names.
-	_, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (apply.Phase, bool, error) {
-		_, err := f.r.Apply(ctx, &f.inv, []client.Object{mine, crd})
-		it := f.inv.Find(schemaGK(group, "Widget"), f.ns, "mine")
+	_, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (inventory.Phase, bool, error) {
+		_, err := f.r.Apply(ctx, &f.inv, []client.Object{mine, crd}, f.pass())
+		it := f.find(schemaGK(group, "Widget"), f.ns, "mine")
 		if it == nil {
 			return "", false, err
 		}
-		return it.Phase, it.Phase == apply.PhaseUpdating || it.Phase == apply.PhaseCreating, err
+		return it.Phase, it.Phase == inventory.PhaseUpdating || it.Phase == inventory.PhaseCreating, err
 	}, time.Minute)
 	require.NoError(t, err)
-	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{mine, crd})
+	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{mine, crd}, f.pass())
 	require.NoError(t, err)
-	require.False(t, res.Ready, "ready although the Synced condition is missing")
+	require.False(t, res.Done, "ready although the Synced condition is missing")
 
 	live := widget(group, f.ns, "mine", nil)
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(live), live))
@@ -80,23 +81,23 @@ func TestManagedTypesAndStatusHint(t *testing.T) {
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(crd), liveCRD))
 	require.Contains(t, liveCRD.Finalizers, name, "managed CRD without the reconciler's finalizer")
 
-	allowed, _, err := f.r.IsDeletionAllowed(t.Context(), f.inv)
+	allowed, _, err := f.r.IsDeletionAllowed(t.Context(), &f.inv)
 	require.NoError(t, err)
 	require.True(t, allowed, "own instances must not block deletion")
 
 	foreign := widget(group, f.ns, "foreign", nil)
 	require.NoError(t, f.c.Create(t.Context(), foreign))
-	allowed, reason, err := f.r.IsDeletionAllowed(t.Context(), f.inv)
+	allowed, reason, err := f.r.IsDeletionAllowed(t.Context(), &f.inv)
 	require.NoError(t, err)
 	require.False(t, allowed)
 	require.Contains(t, reason, "Widget."+group+" "+f.ns+"/foreign")
 
 	// Delete removes our instance, then waits for the foreign one before
 	// deleting the type.
-	done, err := f.r.Delete(t.Context(), &f.inv)
+	done, err := f.r.Delete(t.Context(), &f.inv, f.pass())
 	require.NoError(t, err)
-	require.False(t, done)
-	_, err = f.r.Delete(t.Context(), &f.inv)
+	require.False(t, done.Done)
+	_, err = f.r.Delete(t.Context(), &f.inv, f.pass())
 	require.NoError(t, err)
 	require.False(t, exists(t, f, widget(group, f.ns, "mine", nil)), "own instance not deleted first")
 	require.True(t, exists(t, f, crd), "type deleted while a foreign instance exists")
@@ -133,9 +134,9 @@ func TestAdditionalManagedTypesBlockDeletion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := apply.New(name, "owner-a", f.c, apply.Options{AdditionalManagedTypes: tt.types, Discovery: tt.discovery})
+			r, err := apply.New(name, f.c, apply.Options{AdditionalManagedTypes: tt.types, Discovery: tt.discovery})
 			require.NoError(t, err)
-			allowed, _, err := r.IsDeletionAllowed(t.Context(), nil)
+			allowed, _, err := r.IsDeletionAllowed(t.Context(), &inventory.Inventory{})
 			require.NoError(t, err)
 			require.Equal(t, tt.wantAllowed, allowed)
 		})

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 )
 
@@ -42,10 +43,10 @@ func TestAdoptionMatrix(t *testing.T) {
 			}
 			require.NoError(t, f.c.Create(t.Context(), existing))
 
-			var inv apply.Inventory
+			var inv inventory.Inventory
 			desired := configMap(f.ns, cmName, map[string]string{"k": "after"},
 				map[string]string{key(apply.AnnotationAdoptionPolicy): string(tt.policy)})
-			_, err := f.r.Apply(t.Context(), &inv, []client.Object{desired})
+			_, err := f.r.Apply(t.Context(), &inv, []client.Object{desired}, f.pass())
 
 			live := &corev1.ConfigMap{}
 			require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(existing), live))
@@ -70,9 +71,7 @@ func TestAdoptionMatrix(t *testing.T) {
 // owner does.
 func stampOwner(t *testing.T, f *fixture, obj client.Object, ownerID string) {
 	t.Helper()
-	other, err := apply.New(name, ownerID, f.c, apply.Options{})
-	require.NoError(t, err)
-	k, v := other.OwnerLabelSelector()
+	k, v := f.r.OwnerLabel(ownerID)
 	obj.SetLabels(map[string]string{k: v})
 	obj.SetAnnotations(map[string]string{key(apply.AnnotationOwnerID): ownerID})
 }

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 )
 
@@ -27,7 +28,8 @@ func TestReconcilePolicies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.policy), func(t *testing.T) {
-			f := newFixture(t, "owner-a", apply.Options{ComponentDigest: "c1"})
+			f := newFixture(t, "owner-a", apply.Options{})
+			f.owner.ComponentDigest = "c1"
 			ann := map[string]string{key(apply.AnnotationReconcilePolicy): string(tt.policy)}
 			f.applyUntilReady(configMap(f.ns, "cm", map[string]string{"k": "1"}, ann))
 
@@ -35,14 +37,11 @@ func TestReconcilePolicies(t *testing.T) {
 			if tt.changeObject {
 				next.Data["k"] = "2"
 			}
-			r := f.r
 			if tt.changeComponent {
-				var err error
-				r, err = apply.New(name, "owner-a", f.c, apply.Options{ComponentDigest: "c2", DefaultNamespace: f.ns})
-				require.NoError(t, err)
+				f.owner.ComponentDigest = "c2"
 			}
 			before := f.counter.Snapshot()
-			_, err := r.Apply(t.Context(), &f.inv, []client.Object{next})
+			_, err := f.r.Apply(t.Context(), &f.inv, []client.Object{next}, f.pass())
 			require.NoError(t, err)
 			require.Equal(t, tt.wantWrites, f.counter.Snapshot().Sub(before).Writes())
 		})
@@ -67,16 +66,19 @@ func TestServerSideApplyPolicies(t *testing.T) {
 		policy apply.UpdatePolicy
 		want   map[string]string
 	}{
-		// A merge leaves what kubectl wrote alone.
-		{policy: apply.UpdatePolicySSAMerge, want: map[string]string{"ours": "2", "theirs": "x"}},
-		// An override takes kubectl's fields over, so our apply removes them.
-		{policy: apply.UpdatePolicySSAOverride, want: map[string]string{"ours": "2"}},
+		// A merge leaves what kubectl and the injector wrote alone.
+		{policy: apply.UpdatePolicySSAMerge, want: map[string]string{"ours": "2", "theirs": "x", "ca": "pem"}},
+		// An override takes kubectl's fields over, so our apply removes
+		// them, but leaves a controller's injected field to it.
+		{policy: apply.UpdatePolicySSAOverride, want: map[string]string{"ours": "2", "ca": "pem"}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.policy), func(t *testing.T) {
 			f := newFixture(t, "owner-a", apply.Options{UpdatePolicy: tt.policy})
 			existing := configMap(f.ns, "cm", map[string]string{"ours": "1", "theirs": "x"}, nil)
 			require.NoError(t, f.c.Create(t.Context(), existing, client.FieldOwner("kubectl-client-side-apply")))
+			existing.Data["ca"] = "pem"
+			require.NoError(t, f.c.Update(t.Context(), existing, client.FieldOwner("ca-injector")))
 
 			f.applyUntilReady(configMap(f.ns, "cm", map[string]string{"ours": "2"}, nil))
 			live := &corev1.ConfigMap{}
@@ -92,11 +94,10 @@ func TestMissingNamespacesPolicy(t *testing.T) {
 	f := newFixture(t, "owner-a", apply.Options{MissingNamespacesPolicy: apply.MissingNamespacesPolicyDoNotCreate})
 	missing := f.ns + "-missing"
 	cm := configMap(missing, "cm", nil, nil)
-	_, err := f.r.Apply(t.Context(), &f.inv, []client.Object{cm})
-	var re *apply.RetriableError
-	require.True(t, errors.As(err, &re), "want a RetriableError, got %v", err)
+	_, err := f.r.Apply(t.Context(), &f.inv, []client.Object{cm}, f.pass())
+	require.True(t, errors.Is(err, failure.ErrRequeue), "want a wait (failure.ErrRequeue), got %v", err)
 
-	creating, err := apply.New(name, "owner-a", f.c, apply.Options{})
+	creating, err := apply.New(name, f.c, apply.Options{})
 	require.NoError(t, err)
 	f.r = creating
 	f.applyUntilReady(cm)

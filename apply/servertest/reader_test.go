@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"context"
@@ -29,13 +29,13 @@ func TestStaleClientIsConfirmedByReader(t *testing.T) {
 			return nil
 		},
 	})
-	r, err := apply.New(name, "owner-a", cached, apply.Options{Reader: f.c, DefaultNamespace: f.ns})
+	r, err := apply.New(name, cached, apply.Options{Reader: f.c})
 	require.NoError(t, err)
 
 	before := f.counter.Snapshot()
-	res, err := r.Apply(t.Context(), &f.inv, []client.Object{cm})
+	res, err := r.Apply(t.Context(), &f.inv, []client.Object{cm}, f.pass())
 	require.NoError(t, err)
-	require.True(t, res.Ready)
+	require.True(t, res.Done)
 	require.Equal(t, 0, f.counter.Snapshot().Sub(before).Writes(), "cache lag taken for drift")
 
 	live := &corev1.ConfigMap{}
@@ -43,7 +43,7 @@ func TestStaleClientIsConfirmedByReader(t *testing.T) {
 	live.Data["k"] = "edited"
 	require.NoError(t, f.c.Update(t.Context(), live))
 	before = f.counter.Snapshot()
-	_, err = r.Apply(t.Context(), &f.inv, []client.Object{cm})
+	_, err = r.Apply(t.Context(), &f.inv, []client.Object{cm}, f.pass())
 	require.NoError(t, err)
 	require.Equal(t, 1, f.counter.Snapshot().Sub(before).Writes(), "a real edit was not reverted")
 }

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"testing"
@@ -18,16 +18,15 @@ func TestNewRejectsBadConfiguration(t *testing.T) {
 		wantErr string
 	}{
 		{name: "name not DNS", rname: "Not_A_Name", ownerID: "o", wantErr: `reconciler name "Not_A_Name"`},
-		{name: "empty owner", rname: name, ownerID: "", wantErr: "owner id must not be empty"},
 		{name: "bad policy", rname: name, ownerID: "o", opts: apply.Options{DeletePolicy: "shred"}, wantErr: `unknown delete policy "shred"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := apply.New(tt.rname, tt.ownerID, c, tt.opts)
+			_, err := apply.New(tt.rname, c, tt.opts)
 			require.ErrorContains(t, err, tt.wantErr)
 		})
 	}
-	r, err := apply.New(name, "o", c, apply.Options{})
+	r, err := apply.New(name, c, apply.Options{})
 	require.NoError(t, err)
 	require.Equal(t, name+"/apply-order", r.AnnotationKey(apply.AnnotationApplyOrder))
 }

@@ -1,4 +1,4 @@
-package apply_test
+package servertest
 
 import (
 	"context"
@@ -39,9 +39,9 @@ func TestNextWaveWaitsForPodsReady(t *testing.T) {
 	deploy := deployment(f.ns, "backend", nil)
 	after := configMap(f.ns, "after-backend", nil, map[string]string{key(apply.AnnotationApplyOrder): "1"})
 
-	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{after, deploy})
+	res, err := f.r.Apply(t.Context(), &f.inv, []client.Object{after, deploy}, f.pass())
 	require.NoError(t, err)
-	require.False(t, res.Ready)
+	require.False(t, res.Done)
 	err = f.c.Get(t.Context(), client.ObjectKeyFromObject(after), &corev1.ConfigMap{})
 	require.True(t, apierrors.IsNotFound(err), "wave 1 started before wave 0 was ready: %v", err)
 
@@ -54,14 +54,15 @@ func TestNextWaveWaitsForPodsReady(t *testing.T) {
 
 func TestKindPriorityWithinWaveAndEvents(t *testing.T) {
 	recorder := events.NewFakeRecorder(100)
-	f := newFixture(t, "owner-a", apply.Options{Recorder: recorder})
+	// One at a time, so that the events come in a fixed order.
+	f := newFixture(t, "owner-a", apply.Options{Recorder: recorder, Concurrency: 1})
 	objects := []client.Object{
 		deployment(f.ns, "app", nil),
 		configMap(f.ns, "config", nil, nil),
 		&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Namespace: f.ns, Name: "role"}},
 		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: f.ns, Name: "sa"}},
 	}
-	_, err := f.r.Apply(t.Context(), &f.inv, objects)
+	_, err := f.r.Apply(t.Context(), &f.inv, objects, f.pass())
 	require.NoError(t, err)
 	var got []string
 	for len(recorder.Events) > 0 {
@@ -72,13 +73,6 @@ func TestKindPriorityWithinWaveAndEvents(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("creation order (-want +got):\n%s", diff)
 	}
-}
-
-func TestEventsCanBeSwitchedOff(t *testing.T) {
-	recorder := events.NewFakeRecorder(10)
-	f := newFixture(t, "owner-a", apply.Options{Recorder: recorder, DisableEvents: true})
-	f.applyUntilReady(configMap(f.ns, "quiet", nil, nil))
-	require.Empty(t, recorder.Events)
 }
 
 func TestJobIsInProgressUntilComplete(t *testing.T) {

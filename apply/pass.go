@@ -1,0 +1,133 @@
+package apply
+
+import (
+	"context"
+	"sync"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/opkit-dev/opkit/api/inventory"
+)
+
+// PassOptions are the values of one Apply or Delete call.
+type PassOptions struct {
+	// Owner is whose objects the pass manages. Owner.ID is required.
+	Owner Owner
+	// Release, when non-nil, is asked for every object that leaves the
+	// set (on Apply) or the inventory (on Delete): when it returns true the
+	// object's item is dropped from the inventory without deleting the
+	// object, and the change is ActionReleased. The caller then owns the
+	// object's fate (for instance a cleaner that drains a StatefulSet
+	// before deleting it).
+	Release func(inventory.Ref) bool
+	// Changed, when non-nil, lists the objects whose live state may have
+	// changed since the previous pass (from watch events, say). An object
+	// not in it, whose desired state is unchanged and that was ready, is
+	// taken as unchanged without being read, so a pass costs work in
+	// proportion to what changed. Nil means every object is read. Objects
+	// being created, updated, deleted or not ready are read either way.
+	Changed []inventory.Key
+}
+
+// pass holds what one Apply or Delete call knows, so that it asks once.
+type pass struct {
+	r          *Reconciler
+	owner      Owner
+	ownerLabel string
+	inv        *inventory.Inventory
+	idx        inventory.Index
+	release    func(inventory.Ref) bool
+	changed    map[inventory.Key]bool
+	log        logr.Logger
+
+	// mu guards what the workers of a wave share.
+	mu         sync.Mutex
+	namespaces map[string]bool
+	reapplies  int
+	// gone are the items to drop from the inventory at the end of the pass.
+	gone map[inventory.Key]bool
+	// managed are the types the inventory's CRDs and APIServices serve.
+	managed []TypeInfo
+}
+
+func (r *Reconciler) newPass(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (*pass, error) {
+	if err := checkOwner(opts.Owner); err != nil {
+		return nil, err
+	}
+	p := &pass{
+		r:          r,
+		owner:      opts.Owner,
+		ownerLabel: ownerLabelValue(opts.Owner.ID),
+		inv:        inv,
+		idx:        inventory.NewIndex(inv),
+		release:    opts.Release,
+		log:        log.FromContext(ctx).WithValues("owner", opts.Owner.ID),
+		namespaces: map[string]bool{},
+		gone:       map[inventory.Key]bool{},
+	}
+	if opts.Changed != nil {
+		p.changed = make(map[inventory.Key]bool, len(opts.Changed))
+		for _, k := range opts.Changed {
+			p.changed[k] = true
+		}
+	}
+	return p, nil
+}
+
+// item returns the item of key, nil when there is none.
+func (p *pass) item(key inventory.Key) *inventory.Item { return p.idx.Find(p.inv, key) }
+
+// forget drops the item at the end of the pass.
+func (p *pass) forget(key inventory.Key) {
+	p.mu.Lock()
+	p.gone[key] = true
+	p.mu.Unlock()
+}
+
+// finish removes the forgotten items.
+func (p *pass) finish() {
+	p.idx.Remove(p.inv, p.gone)
+	clear(p.gone)
+}
+
+// collectManaged lists the types the inventory's items serve.
+func (p *pass) collectManaged() {
+	p.managed = p.managed[:0]
+	for i := range p.inv.Items {
+		for _, t := range p.inv.Items[i].ManagedTypes {
+			p.managed = append(p.managed, TypeInfo(t))
+		}
+	}
+}
+
+// isManagedInstance reports whether it is an instance of a type served by
+// a CRD or APIService of the inventory.
+func (p *pass) isManagedInstance(it *inventory.Item) bool {
+	return matchesType(p.managed, schema.GroupVersionKind{Group: it.Group, Version: it.Version, Kind: it.Kind})
+}
+
+// forEach calls fn for 0 ≤ i < n, at most limit at a time, and returns
+// when all calls have.
+func forEach(n, limit int, fn func(i int)) {
+	if n == 0 {
+		return
+	}
+	if limit <= 1 || n == 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			fn(i)
+		})
+	}
+	wg.Wait()
+}
