@@ -7,17 +7,19 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 // Cleaner retires removed role groups. It holds no per-cluster state: one
-// Cleaner serves every cluster an operator reconciles, concurrently.
+// Cleaner serves every cluster an operator reconciles, concurrently, of
+// any kind its client's scheme knows.
 type Cleaner struct {
 	client  client.Client
 	reader  client.Reader
@@ -28,10 +30,18 @@ type Cleaner struct {
 // NewCleaner returns a Cleaner that writes and lists through c (typically a
 // manager's cached client) and confirms each step through uncached (the
 // manager's API reader), because a cache may still hold an object that is
-// gone, or miss one that exists.
+// gone, or miss one that exists. A missing client or an invalid option is
+// an ErrInvalid error blaming the operator and naming the option.
 func NewCleaner(c client.Client, uncached client.Reader, opts Options) (*Cleaner, error) {
-	if c == nil || uncached == nil {
-		return nil, errors.New("orphan: NewCleaner needs a client and an uncached reader")
+	var errs []error
+	if c == nil {
+		errs = append(errs, failure.Invalid(failure.AuthorOperator, "orphan.NewCleaner", "needs a client"))
+	}
+	if uncached == nil {
+		errs = append(errs, failure.Invalid(failure.AuthorOperator, "orphan.NewCleaner", "needs an uncached reader"))
+	}
+	if err := errors.Join(append(errs, opts.validate()...)...); err != nil {
+		return nil, err
 	}
 	opts = opts.withDefaults()
 	reg := opts.Registerer
@@ -45,162 +55,112 @@ func NewCleaner(c client.Client, uncached client.Reader, opts Options) (*Cleaner
 	return &Cleaner{client: c, reader: uncached, opts: opts, metrics: m}, nil
 }
 
-// Input is what one pass works from.
-type Input struct {
-	// Owner is the cluster resource. Its namespace and name scope the work.
-	// Its UID enables live discovery and the role PodDisruptionBudget
-	// reclaim; an empty UID disables both. Its AnnotationDeletePVCs
-	// annotation, set to "true", lets the teardown delete volume claims.
-	Owner client.Object
-	// Declared lists the role groups the spec declares.
-	Declared []v1alpha1.RoleGroupRef
-	// DeclaredRoles lists the roles the spec declares, including roles
-	// without groups. Roles of Declared count as declared too.
-	DeclaredRoles []string
-	// Ledger is the status ledger of applied role groups.
-	Ledger []v1alpha1.RoleGroupRef
-}
-
-// Result is what one pass leaves to do.
-type Result struct {
-	// Pending lists the removed role groups not yet fully reclaimed, sorted.
-	Pending []v1alpha1.RoleGroupRef
-	// RequeueAfter is the latest time from now at which the next pass
-	// should run; zero when nothing is pending.
-	RequeueAfter time.Duration
-	// Reclaimed lists the groups an uncached read found empty in this pass,
-	// sorted: remove them from the ledger (see Prune).
-	Reclaimed []v1alpha1.RoleGroupRef
-}
-
 // Clean runs one pass: every removed role group advances by at most one
-// step. Errors are confined to their group and joined, sorted; a 429 stops
-// the pass at once with a *RateLimitError.
+// step, and the Result says where each one stands and what the pass did.
+//
+// Errors are confined to their group (GroupReport.Err) and joined, sorted,
+// so the message is stable from pass to pass; they keep their class
+// (package failure). A 429 stops the pass at once: the error is then
+// failure.ErrRateLimited, failure.Delay gives the server's Retry-After, and
+// the Result still holds what the pass did before it stopped. An invalid
+// Input is an ErrInvalid error blaming the operator; a bad ledger or
+// declared entry fails only itself.
 func (c *Cleaner) Clean(ctx context.Context, in Input) (Result, error) {
-	if in.Owner == nil {
-		return Result{}, errors.New("orphan: Input.Owner is required")
+	sc, err := c.scope(in.Owner)
+	if err != nil {
+		return Result{}, err
 	}
-	sc := c.scope(in)
-	declared := map[v1alpha1.RoleGroupRef]bool{}
-	for _, ref := range in.Declared {
-		declared[ref] = true
-	}
+	declared, ledger, errs := checkRefs(in)
+	inLedger := refSet(ledger)
+
+	// The gauge is written however the pass ends, counting every removed
+	// group known at that point that it did not reclaim.
+	pending := orphans(ledger, nil, refSet(declared))
+	var res Result
+	defer func() { c.metrics.setPending(sc, len(pending)-len(res.Reclaimed())) }()
 
 	live, err := c.discover(ctx, sc)
 	if err != nil {
-		return Result{}, classify(fmt.Errorf("discovering role groups of %s/%s: %w", sc.namespace, sc.cluster, err))
+		return res, errors.Join(append(errs, fmt.Errorf("discovering the role groups of %s %s/%s: %w", sc.kind, sc.namespace, sc.cluster, err))...)
 	}
-	var errs []error
-	if err := c.resetMarks(ctx, live, declared); err != nil {
-		if IsRateLimitError(err) {
-			return Result{}, err
-		}
-		errs = append(errs, err)
+	pending = orphans(ledger, live, refSet(declared))
+
+	res.Unmarked, err = c.resetMarks(ctx, sc, declared, live, inLedger)
+	if errs = append(errs, err); rateLimited(errs) {
+		return res, joinSorted(errs)
 	}
 
-	var res Result
-	refs := orphans(in.Ledger, live, declared)
-	for i, out := range c.advanceAll(ctx, sc, refs) {
-		ref := refs[i]
-		if out.err != nil {
-			if err := classify(out.err); IsRateLimitError(err) {
-				return Result{}, err
-			}
-			errs = append(errs, fmt.Errorf("role group %s/%s: %w", ref.Role, ref.Group, out.err))
+	for _, out := range c.advanceAll(ctx, sc, pending, inLedger) {
+		res.Groups = append(res.Groups, out.report)
+		res.RequeueAfter = earliest(res.RequeueAfter, out.requeue)
+		if err := out.report.Err; err != nil {
+			errs = append(errs, fmt.Errorf("role group %s/%s: %w", out.report.RoleGroup.Role, out.report.RoleGroup.Group, err))
 		}
-		if out.step.done {
-			res.Reclaimed = append(res.Reclaimed, ref)
-			continue
-		}
-		res.Pending = append(res.Pending, ref)
-		res.RequeueAfter = earliest(res.RequeueAfter, out.step.requeue)
+	}
+	if rateLimited(errs) {
+		return res, joinSorted(errs)
 	}
 
-	requeue, err := c.reclaimRolePDBs(ctx, sc, in)
-	if err != nil {
-		if err = classify(err); IsRateLimitError(err) {
-			return Result{}, err
-		}
-		errs = append(errs, err)
-	}
+	actions, requeue, err := c.reclaimRolePDBs(ctx, sc, in)
+	res.RolePDBs = actions
 	res.RequeueAfter = earliest(res.RequeueAfter, requeue)
-
-	c.metrics.pending.WithLabelValues(sc.namespace, sc.cluster).Set(float64(len(res.Pending)))
-	slices.SortFunc(errs, func(a, b error) int { return cmp.Compare(a.Error(), b.Error()) })
-	return res, errors.Join(errs...)
-}
-
-// outcome is one group's step of a pass.
-type outcome struct {
-	step step
-	err  error
+	return res, joinSorted(append(errs, err))
 }
 
 // advanceAll advances every group by one step, up to
 // Options.MaxConcurrentGroups at a time, and returns the outcomes in the
-// order of refs. Groups are independent, and all progress is kept on their
-// objects, so a pass cut short by a 429 in one group loses nothing in the
-// others.
-func (c *Cleaner) advanceAll(ctx context.Context, sc scope, refs []v1alpha1.RoleGroupRef) []outcome {
-	out := make([]outcome, len(refs))
+// order of refs. A 429 in one group starts no further group: pushing more
+// requests would deepen the server's backlog. All progress is kept on the
+// objects, so the groups not reached lose nothing.
+func (c *Cleaner) advanceAll(ctx context.Context, sc scope, refs []v1alpha1.RoleGroupRef, inLedger map[v1alpha1.RoleGroupRef]bool) []outcome {
+	out := make([]*outcome, len(refs))
 	sem := make(chan struct{}, c.opts.MaxConcurrentGroups)
-	var wg sync.WaitGroup
+	var (
+		wg      sync.WaitGroup
+		limited atomic.Bool
+	)
 	for i, ref := range refs {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
+		if limited.Load() {
+			<-sem
+			break
+		}
+		wg.Go(func() {
 			defer func() { <-sem }()
-			st, err := c.advance(ctx, sc, ref)
-			out[i] = outcome{step: st, err: err}
-		}()
+			o := c.advance(ctx, sc, ref, inLedger[ref])
+			if errors.Is(o.report.Err, failure.ErrRateLimited) {
+				limited.Store(true)
+			}
+			out[i] = &o
+		})
 	}
 	wg.Wait()
-	return out
-}
-
-// Forget deletes the metric series of a cluster. Call it when the cluster
-// resource is gone: a zeroed series would still publish it.
-func (c *Cleaner) Forget(namespace, cluster string) {
-	c.metrics.pending.DeleteLabelValues(namespace, cluster)
-	c.metrics.drainTimeouts.DeleteLabelValues(namespace, cluster)
-}
-
-// Prune returns ledger without the reclaimed groups, keeping its order.
-func Prune(ledger, reclaimed []v1alpha1.RoleGroupRef) []v1alpha1.RoleGroupRef {
-	return slices.DeleteFunc(slices.Clone(ledger), func(r v1alpha1.RoleGroupRef) bool {
-		return slices.Contains(reclaimed, r)
-	})
-}
-
-// scope is the cluster a pass works on.
-type scope struct {
-	namespace, cluster string
-	uid                types.UID
-	managedBy          string
-	deletePVCs         bool
-}
-
-func (c *Cleaner) scope(in Input) scope {
-	managedBy := c.opts.ManagedBy
-	if managedBy == "" {
-		managedBy = v1alpha1.DefaultManagedBy
+	reached := make([]outcome, 0, len(refs))
+	for _, o := range out {
+		if o != nil {
+			reached = append(reached, *o)
+		}
 	}
-	return scope{
-		namespace:  in.Owner.GetNamespace(),
-		cluster:    in.Owner.GetName(),
-		uid:        in.Owner.GetUID(),
-		managedBy:  managedBy,
-		deletePVCs: in.Owner.GetAnnotations()[v1alpha1.AnnotationDeletePVCs] == "true",
+	return reached
+}
+
+// Forget deletes the metric series of one cluster resource, and only its
+// own: owner gives the kind (through the client's scheme), namespace and
+// name. Call it when the cluster resource is gone, with an object of its
+// type carrying its namespace and name: a zeroed series would still
+// publish it.
+func (c *Cleaner) Forget(owner client.Object) error {
+	sc, err := c.scope(owner)
+	if err != nil {
+		return err
 	}
+	c.metrics.forget(sc)
+	return nil
 }
 
 // orphans returns the ledger and live groups that are not declared, sorted.
 func orphans(ledger []v1alpha1.RoleGroupRef, live map[v1alpha1.RoleGroupRef]liveGroup, declared map[v1alpha1.RoleGroupRef]bool) []v1alpha1.RoleGroupRef {
-	set := map[v1alpha1.RoleGroupRef]bool{}
-	for _, ref := range ledger {
-		set[ref] = true
-	}
+	set := refSet(ledger)
 	for ref := range live {
 		set[ref] = true
 	}
@@ -214,8 +174,28 @@ func orphans(ledger []v1alpha1.RoleGroupRef, live map[v1alpha1.RoleGroupRef]live
 	return out
 }
 
+func refSet(refs []v1alpha1.RoleGroupRef) map[v1alpha1.RoleGroupRef]bool {
+	set := make(map[v1alpha1.RoleGroupRef]bool, len(refs))
+	for _, ref := range refs {
+		set[ref] = true
+	}
+	return set
+}
+
 func compareRefs(a, b v1alpha1.RoleGroupRef) int {
 	return cmp.Or(cmp.Compare(a.Role, b.Role), cmp.Compare(a.Group, b.Group))
+}
+
+func rateLimited(errs []error) bool {
+	return errors.Is(errors.Join(errs...), failure.ErrRateLimited)
+}
+
+// joinSorted joins errs sorted by message, so a pass's error reads the
+// same from pass to pass.
+func joinSorted(errs []error) error {
+	errs = slices.DeleteFunc(slices.Clone(errs), func(err error) bool { return err == nil })
+	slices.SortFunc(errs, func(a, b error) int { return cmp.Compare(a.Error(), b.Error()) })
+	return errors.Join(errs...)
 }
 
 // earliest returns the sooner of two requeue delays, zero meaning none.

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
 	"github.com/opkit-dev/opkit/builders"
 )
 
@@ -59,7 +60,7 @@ func (c *Cleaner) discover(ctx context.Context, sc scope) (map[v1alpha1.RoleGrou
 	}
 	for _, k := range kinds {
 		if err := c.client.List(ctx, k.list, client.InNamespace(sc.namespace), sel); err != nil {
-			return nil, err
+			return nil, apierr.Classify(err)
 		}
 		items, err := meta.ExtractList(k.list)
 		if err != nil {

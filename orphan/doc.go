@@ -8,23 +8,40 @@
 //	cleaner, err := orphan.NewCleaner(mgr.GetClient(), mgr.GetAPIReader(), orphan.Options{})
 //	...
 //	res, err := cleaner.Clean(ctx, orphan.Input{Owner: cr, Declared: declared, Ledger: cr.Status.RoleGroups})
-//	cr.Status.RoleGroups = orphan.Prune(cr.Status.RoleGroups, res.Reclaimed)
-//	if res.RequeueAfter > 0 { ... requeue no later than that ... }
+//	if failure.ClassOf(err) == failure.ClassRateLimited {
+//		return ctrl.Result{RequeueAfter: failure.Delay(err)}, nil
+//	}
+//	cr.Status.RoleGroups = res.Prune(cr.Status.RoleGroups)
+//	for _, g := range res.Groups { ... g.Stage, g.Since, g.Deadline ... }
+//	for _, a := range res.Actions() { ... an event per action ... }
 //
 // Work is found in the union of the ledger and the live cluster: the
-// ConfigMaps and StatefulSets controller-owned by the cluster resource that
-// carry the full role-group label set and are named exactly what
-// builders.RoleGroupResourceName gives for those labels. Each removed group
-// then advances one step per pass: an optional grace period, scale to zero,
-// the drain (bounded by a timeout), then the deletion of the PodDisruption
-// Budget, the volume claims (only when the cluster resource opts in), the
-// StatefulSet, the product's registered extra kinds, the ConfigMap and the
-// three Services, each confirmed absent through the uncached reader before
-// the next is touched. Progress is kept in annotations on the objects being
-// retired, so a restarted operator resumes where it stopped, and marks on a
-// group that is declared again are removed.
+// ConfigMaps, StatefulSets and Services controller-owned by the cluster
+// resource that carry the full role-group label set and are named exactly
+// what builders.RoleGroupResourceName gives for those labels.
+//
+// Each removed group then goes through the stages of a teardown, one step
+// per pass: StageGrace (an optional grace period), StageScalingDown,
+// StageDraining (until the StatefulSet controller reports no pods for the
+// current generation, bounded by a timeout), StageDeletingObjects for the
+// PodDisruptionBudget, StageDeletingClaims (only when the cluster resource
+// opts in), StageDeletingObjects again for the StatefulSet, the product's
+// registered extra kinds, the ConfigMap and the three Services, and
+// StageReclaimed. Each object is confirmed absent through the uncached
+// reader before the next is touched. The stages are small functions run
+// in order by one dispatcher; a stage that acts or waits ends the group's
+// pass.
+//
+// Progress is kept in annotations on the objects being retired, so a
+// restarted operator resumes where it stopped, and the marks of a group
+// that is declared again are removed. A pass returns data: per group its
+// stage, since when and until when, and the objects it acted on as
+// structured references; the caller turns them into events, conditions and
+// progress output. Each transition is also logged through the logger of
+// the context (logr.FromContext), waits at V(1).
 //
 // The Cleaner never writes the cluster resource: the caller prunes its
-// ledger from Result.Reclaimed, which lists only groups an uncached read
-// found empty.
+// ledger with Result.Prune, which drops only groups an uncached read found
+// gone. Errors carry the classes of package failure: a 429 is
+// failure.ErrRateLimited, an invalid option or input blames the operator.
 package orphan

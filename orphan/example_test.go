@@ -2,24 +2,59 @@ package orphan_test
 
 import (
 	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/orphan"
 )
 
-// After a pass, the caller drops the reclaimed groups from its ledger and
-// keeps everything else, pending groups included.
-func ExamplePrune() {
-	ledger := []v1alpha1.RoleGroupRef{
-		{Role: "broker", Group: "default"},
-		{Role: "broker", Group: "old"},
-		{Role: "controller", Group: "default"},
+// A pass's Result is data: the caller prints progress, emits events and
+// prunes its ledger from it.
+func ExampleResult() {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	res := orphan.Result{Groups: []orphan.GroupReport{
+		{
+			RoleGroup: v1alpha1.RoleGroupRef{Role: "server", Group: "old"},
+			InLedger:  true,
+			Stage:     orphan.StageDraining,
+			Since:     now.Add(-6*time.Minute - 48*time.Second),
+			Deadline:  now.Add(3*time.Minute + 12*time.Second),
+		},
+		{
+			RoleGroup: v1alpha1.RoleGroupRef{Role: "server", Group: "stale"},
+			InLedger:  true,
+			Stage:     orphan.StageReclaimed,
+			Actions: []orphan.Action{{
+				Type:      orphan.ActionDeleted,
+				RoleGroup: v1alpha1.RoleGroupRef{Role: "server", Group: "stale"},
+				Object:    corev1.ObjectReference{APIVersion: "v1", Kind: "Service", Namespace: "prod", Name: "demo-server-stale-metrics"},
+			}},
+		},
+	}}
+	for _, g := range res.Groups {
+		line := fmt.Sprintf("%s/%s: %s", g.RoleGroup.Role, g.RoleGroup.Group, g.Stage)
+		if left := g.Remaining(now); left > 0 {
+			line += fmt.Sprintf(", %s left", left)
+		}
+		fmt.Println(line)
 	}
-	res := orphan.Result{Reclaimed: []v1alpha1.RoleGroupRef{{Role: "broker", Group: "old"}}}
-	for _, ref := range orphan.Prune(ledger, res.Reclaimed) {
-		fmt.Println(ref.Role + "/" + ref.Group)
+	for _, a := range res.Actions() {
+		fmt.Printf("event %s: %s %s\n", a.Type, a.Object.Kind, a.Object.Name)
+	}
+	ledger := []v1alpha1.RoleGroupStatus{
+		{RoleGroupRef: v1alpha1.RoleGroupRef{Role: "server", Group: "default"}},
+		{RoleGroupRef: v1alpha1.RoleGroupRef{Role: "server", Group: "old"}},
+		{RoleGroupRef: v1alpha1.RoleGroupRef{Role: "server", Group: "stale"}},
+	}
+	for _, e := range res.Prune(ledger) {
+		fmt.Printf("ledger keeps %s/%s\n", e.Role, e.Group)
 	}
 	// Output:
-	// broker/default
-	// controller/default
+	// server/old: Draining, 3m12s left
+	// server/stale: Reclaimed
+	// event Deleted: Service demo-server-stale-metrics
+	// ledger keeps server/default
+	// ledger keeps server/old
 }

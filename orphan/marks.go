@@ -5,19 +5,26 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/go-logr/logr"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/builders"
 )
 
-// progressMarks are the annotations the teardown writes on the objects it
-// retires.
-var progressMarks = []string{v1alpha1.AnnotationPendingDeletion, v1alpha1.AnnotationDrainStarted}
+// progressMarks returns the annotations the teardown writes on the objects
+// it retires.
+func progressMarks() []string {
+	return []string{v1alpha1.AnnotationPendingDeletion, v1alpha1.AnnotationDrainStarted}
+}
 
 // markTime reads a progress mark. A missing or unreadable mark reports
 // false; the caller stamps a new one.
@@ -30,6 +37,16 @@ func markTime(obj client.Object, key string) (time.Time, bool) {
 	return t, err == nil
 }
 
+// stampTime is now as a mark records it: UTC, whole seconds.
+func stampTime(now time.Time) time.Time { return now.UTC().Truncate(time.Second) }
+
+// stamp writes the mark key with now on obj and returns the time written.
+func (c *Cleaner) stamp(ctx context.Context, obj client.Object, key string, now time.Time) (time.Time, error) {
+	t := stampTime(now)
+	v := t.Format(time.RFC3339)
+	return t, c.setMarks(ctx, obj, map[string]*string{key: &v})
+}
+
 // setMarks patches annotations on obj: a value sets, nil removes. The
 // patch is a JSON merge patch of the annotations alone, so it never
 // conflicts with other writers.
@@ -39,56 +56,96 @@ func (c *Cleaner) setMarks(ctx context.Context, obj client.Object, marks map[str
 		return fmt.Errorf("encoding progress marks: %w", err)
 	}
 	if err := c.client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, patch)); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("marking %T %s: %w", obj, obj.GetName(), err)
+		return fmt.Errorf("marking %s %s: %w", c.kind(obj), obj.GetName(), apierr.Classify(err))
 	}
 	return nil
 }
 
-func (c *Cleaner) stamp(ctx context.Context, obj client.Object, key string) error {
-	now := c.opts.Clock.Now().UTC().Format(time.RFC3339)
-	return c.setMarks(ctx, obj, map[string]*string{key: &now})
-}
-
-// resetMarks removes progress marks from the objects of every declared
-// group, so a group re-added mid-teardown starts any later teardown afresh.
-func (c *Cleaner) resetMarks(ctx context.Context, live map[v1alpha1.RoleGroupRef]liveGroup, declared map[v1alpha1.RoleGroupRef]bool) error {
-	var errs []error
-	for _, ref := range sortedRefs(live) {
-		if !declared[ref] {
-			continue
-		}
-		for _, obj := range live[ref].objects() {
-			if err := c.clearMarks(ctx, obj); err != nil {
-				errs = append(errs, classify(fmt.Errorf("role group %s/%s: %w", ref.Role, ref.Group, err)))
+// resetMarks removes the progress marks from the objects of every declared
+// group, so a group declared again in the middle of its teardown starts
+// any later teardown afresh. Groups found live use what discovery listed;
+// groups known only from the ledger (no owner UID, or objects discovery
+// does not claim) are read by their derived names. A rate limit stops it
+// at once.
+func (c *Cleaner) resetMarks(ctx context.Context, sc scope, declared []v1alpha1.RoleGroupRef, live map[v1alpha1.RoleGroupRef]liveGroup, inLedger map[v1alpha1.RoleGroupRef]bool) ([]Action, error) {
+	var (
+		actions []Action
+		errs    []error
+	)
+	for _, ref := range declared {
+		done, err := c.unmark(ctx, sc, ref, live, inLedger)
+		actions = append(actions, done...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("role group %s/%s: %w", ref.Role, ref.Group, err))
+			if errors.Is(err, failure.ErrRateLimited) {
+				break
 			}
 		}
 	}
-	for _, err := range errs {
-		if IsRateLimitError(err) {
-			return err
-		}
-	}
-	return errors.Join(errs...)
+	return actions, errors.Join(errs...)
 }
 
-func (c *Cleaner) clearMarks(ctx context.Context, obj client.Object) error {
+// unmark removes the progress marks of one declared group.
+func (c *Cleaner) unmark(ctx context.Context, sc scope, ref v1alpha1.RoleGroupRef, live map[v1alpha1.RoleGroupRef]liveGroup, inLedger map[v1alpha1.RoleGroupRef]bool) ([]Action, error) {
+	objs, err := c.declaredObjects(ctx, sc, ref, live, inLedger)
+	if err != nil {
+		return nil, err
+	}
+	ctx = logr.NewContext(ctx, logr.FromContextOrDiscard(ctx).WithValues("role", ref.Role, "group", ref.Group))
+	var out []Action
+	for _, obj := range objs {
+		cleared, err := c.clearMarks(ctx, obj)
+		if err != nil {
+			return out, err
+		}
+		if cleared {
+			a := Action{Type: ActionUnmarked, RoleGroup: ref, Object: c.reference(obj)}
+			out = append(out, a)
+			logAction(ctx, a)
+		}
+	}
+	return out, nil
+}
+
+// declaredObjects returns the StatefulSet and ConfigMap of a declared
+// group that may carry marks.
+func (c *Cleaner) declaredObjects(ctx context.Context, sc scope, ref v1alpha1.RoleGroupRef, live map[v1alpha1.RoleGroupRef]liveGroup, inLedger map[v1alpha1.RoleGroupRef]bool) ([]client.Object, error) {
+	if g, ok := live[ref]; ok {
+		return g.objects(), nil
+	}
+	if !inLedger[ref] {
+		return nil, nil
+	}
+	name := builders.RoleGroupResourceName(sc.cluster, ref.Role, ref.Group)
+	var out []client.Object
+	for _, obj := range []client.Object{&appsv1.StatefulSet{}, &corev1.ConfigMap{}} {
+		err := c.client.Get(ctx, client.ObjectKey{Namespace: sc.namespace, Name: name}, obj)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return out, fmt.Errorf("reading %s %s: %w", c.kind(obj), name, apierr.Classify(err))
+		}
+		if sc.ours(obj, ref) {
+			out = append(out, obj)
+		}
+	}
+	return out, nil
+}
+
+// clearMarks removes obj's progress marks and reports whether it had any.
+func (c *Cleaner) clearMarks(ctx context.Context, obj client.Object) (bool, error) {
 	remove := map[string]*string{}
-	for _, key := range progressMarks {
+	for _, key := range progressMarks() {
 		if _, ok := obj.GetAnnotations()[key]; ok {
 			remove[key] = nil
 		}
 	}
 	if len(remove) == 0 {
-		return nil
+		return false, nil
 	}
-	return c.setMarks(ctx, obj, remove)
-}
-
-func sortedRefs(live map[v1alpha1.RoleGroupRef]liveGroup) []v1alpha1.RoleGroupRef {
-	out := make([]v1alpha1.RoleGroupRef, 0, len(live))
-	for ref := range live {
-		out = append(out, ref)
+	if err := c.setMarks(ctx, obj, remove); err != nil {
+		return false, err
 	}
-	slices.SortFunc(out, compareRefs)
-	return out
+	return true, nil
 }
