@@ -2,14 +2,12 @@ package configfold
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	sigsjson "sigs.k8s.io/json"
 )
 
 // AffinityMember names one of the three members of a corev1.Affinity, by
@@ -30,7 +28,10 @@ const (
 // type does not have (nodeAffinty), a field stated twice, a value of the
 // wrong type and data after the JSON object are all errors. Each is a
 // *FieldError whose Field is the path inside the affinity; several are
-// joined with errors.Join. The API server cannot catch any of this because
+// joined with errors.Join. Called on its own, DecodeAffinity knows no layer,
+// so its errors name the field relative to the affinity value and blame no
+// one; FoldCommon reports the same errors placed in their layer, with
+// absolute paths. The API server cannot catch any of this because
 // the CRD keeps affinity schema-free, and a misspelt member would otherwise
 // decode into an empty affinity that schedules pods anywhere. A field from a
 // newer Kubernetes version than this module is built against is refused for
@@ -152,57 +153,4 @@ func hasOmitEmpty(f reflect.StructField) bool {
 		}
 	}
 	return false
-}
-
-// rawBytes returns the JSON a RawExtension holds, or nil when it states
-// nothing.
-func rawBytes(raw *runtime.RawExtension) ([]byte, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	data := raw.Raw
-	if len(data) == 0 && raw.Object != nil {
-		b, err := json.Marshal(raw.Object)
-		if err != nil {
-			return nil, &FieldError{Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
-		}
-		data = b
-	}
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	return data, nil
-}
-
-// decodeStrict decodes JSON into v and reports every problem as a
-// *FieldError naming the field.
-func decodeStrict(data []byte, v any) error {
-	strictErrs, err := sigsjson.UnmarshalStrict(data, v)
-	if err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return &FieldError{Field: typeErr.Field, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
-		}
-		return &FieldError{Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
-	}
-	if len(strictErrs) == 0 {
-		return nil
-	}
-	errs := make([]error, 0, len(strictErrs))
-	for _, e := range strictErrs {
-		fe := &FieldError{Err: fmt.Errorf("%w: %w", ErrMalformed, e)}
-		var pathErr sigsjson.FieldError
-		if errors.As(e, &pathErr) {
-			fe.Field = pathErr.FieldPath()
-			// The library reports the kind only in its message.
-			switch {
-			case strings.HasPrefix(e.Error(), "unknown field"):
-				fe.Err = ErrUnknownField
-			case strings.HasPrefix(e.Error(), "duplicate field"):
-				fe.Err = ErrDuplicateField
-			}
-		}
-		errs = append(errs, fe)
-	}
-	return errors.Join(errs...)
 }

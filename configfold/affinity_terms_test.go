@@ -4,20 +4,31 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-func TestPreferredAffinityTermBuildsAWeightedTerm(t *testing.T) {
-	got := PreferredAffinityTerm(70, TopologyKeyHostname, RoleSelectorLabels("simple", "datanode"))
+// roleSelector is what builders.Scope.SelectorLabels returns for a role:
+// instance, component and managed-by, so another product's cluster of the
+// same name is not selected.
+func roleSelector() map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/instance":   "simple",
+		"app.kubernetes.io/component":  "datanode",
+		"app.kubernetes.io/managed-by": "hdfs.opkit.dev",
+	}
+}
+
+func TestPreferredAffinityTermUsesTheSelectorItIsGiven(t *testing.T) {
+	got, err := PreferredAffinityTerm(70, TopologyKeyHostname, roleSelector())
+	require.NoError(t, err)
 	want := corev1.WeightedPodAffinityTerm{
 		Weight: 70,
 		PodAffinityTerm: corev1.PodAffinityTerm{
-			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
-				"app.kubernetes.io/instance":  "simple",
-				"app.kubernetes.io/component": "datanode",
-			}},
-			TopologyKey: "kubernetes.io/hostname",
+			LabelSelector: &metav1.LabelSelector{MatchLabels: roleSelector()},
+			TopologyKey:   "kubernetes.io/hostname",
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -26,30 +37,41 @@ func TestPreferredAffinityTermBuildsAWeightedTerm(t *testing.T) {
 }
 
 func TestPreferredAffinityTermCopiesTheSelector(t *testing.T) {
-	selector := ClusterSelectorLabels("simple")
-	term := PreferredAffinityTerm(20, TopologyKeyZone, selector)
+	selector := roleSelector()
+	term, err := PreferredAffinityTerm(20, TopologyKeyZone, selector)
+	require.NoError(t, err)
 	selector["extra"] = "x"
-	if diff := cmp.Diff(map[string]string{"app.kubernetes.io/instance": "simple"}, term.PodAffinityTerm.LabelSelector.MatchLabels); diff != "" {
+	if diff := cmp.Diff(roleSelector(), term.PodAffinityTerm.LabelSelector.MatchLabels); diff != "" {
 		t.Errorf("term shares the selector map (-want +got):\n%s", diff)
 	}
 }
 
-func TestSelectorLabels(t *testing.T) {
+func TestPreferredAffinityTermRefusesWhatWouldMisbehave(t *testing.T) {
 	tests := []struct {
-		name string
-		got  map[string]string
-		want map[string]string
+		name        string
+		weight      int32
+		topologyKey string
+		selector    map[string]string
+		wantField   string
 	}{
-		{name: "cluster selector matches the instance label", got: ClusterSelectorLabels("prod"),
-			want: map[string]string{"app.kubernetes.io/instance": "prod"}},
-		{name: "role selector adds the component label", got: RoleSelectorLabels("prod", "server"),
-			want: map[string]string{"app.kubernetes.io/instance": "prod", "app.kubernetes.io/component": "server"}},
+		{name: "an empty selector would select every pod", weight: 70, topologyKey: TopologyKeyHostname,
+			selector: map[string]string{}, wantField: "configfold.PreferredAffinityTerm.selector"},
+		{name: "a nil selector too", weight: 70, topologyKey: TopologyKeyHostname,
+			wantField: "configfold.PreferredAffinityTerm.selector"},
+		{name: "a weight of zero", topologyKey: TopologyKeyHostname, selector: roleSelector(),
+			wantField: "configfold.PreferredAffinityTerm.weight"},
+		{name: "a weight above 100", weight: 101, topologyKey: TopologyKeyHostname, selector: roleSelector(),
+			wantField: "configfold.PreferredAffinityTerm.weight"},
+		{name: "an empty topology key", weight: 1, selector: roleSelector(),
+			wantField: "configfold.PreferredAffinityTerm.topologyKey"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, tt.got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			got, err := PreferredAffinityTerm(tt.weight, tt.topologyKey, tt.selector)
+			require.ErrorIs(t, err, failure.ErrInvalid)
+			require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
+			require.Equal(t, tt.wantField, failure.FieldOf(err))
+			require.Equal(t, corev1.WeightedPodAffinityTerm{}, got)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -173,16 +174,19 @@ func TestNormalizeAffinityLeavesItsInputAlone(t *testing.T) {
 
 func TestNormalizedAffinityEncodesLikeTheFold(t *testing.T) {
 	handBuilt := &corev1.Affinity{PodAffinity: &corev1.PodAffinity{}, PodAntiAffinity: antiAffinity(70).PodAntiAffinity}
-	folded, _, err := FoldCommon(nil, nil, configWithAffinity(`{"podAffinity":{},`+hostnameAntiAffinity[1:]))
+	folded, err := foldCommon(nil, nil, configWithAffinity(`{"podAffinity":{},`+hostnameAntiAffinity[1:]))
 	require.NoError(t, err)
 	enc, err := EncodeAffinity(NormalizeAffinity(handBuilt))
 	require.NoError(t, err)
-	if diff := cmp.Diff(string(folded.Affinity.Raw), string(enc.Raw)); diff != "" {
+	if diff := cmp.Diff(string(folded.Config.Affinity.Raw), string(enc.Raw)); diff != "" {
 		t.Errorf("bytes differ (-folded +normalized):\n%s", diff)
 	}
 	unnormalized, err := EncodeAffinity(handBuilt)
 	require.NoError(t, err)
-	require.NotEqual(t, string(folded.Affinity.Raw), string(unnormalized.Raw), "precondition: normalization must matter here")
+	require.NotEqual(t, string(folded.Config.Affinity.Raw), string(unnormalized.Raw), "precondition: normalization must matter here")
+	if diff := cmp.Diff(NormalizeAffinity(handBuilt), folded.Affinity); diff != "" {
+		t.Errorf("typed affinity differs from the encoded one (-normalized +folded):\n%s", diff)
+	}
 }
 
 func TestFieldErrorIsFoundThroughWrapping(t *testing.T) {
@@ -191,4 +195,12 @@ func TestFieldErrorIsFoundThroughWrapping(t *testing.T) {
 	var fe *FieldError
 	require.ErrorAs(t, wrapped, &fe)
 	require.Equal(t, "nodeAffinty", fe.Field)
+}
+
+func TestDecodeAffinityAloneKnowsNoLayer(t *testing.T) {
+	_, err := DecodeAffinity(raw(`{"nodeAffinty":{}}`))
+	require.ErrorIs(t, err, failure.ErrInvalid)
+	require.Equal(t, failure.AuthorUnknown, failure.AuthorOf(err))
+	require.Equal(t, "nodeAffinty", failure.FieldOf(err))
+	require.Equal(t, "nodeAffinty: unknown field", err.Error())
 }

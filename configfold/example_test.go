@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/configfold"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -13,7 +14,7 @@ import (
 
 func ExampleFoldCommon() {
 	cpuMin, cpuMax := resource.MustParse("250m"), resource.MustParse("4")
-	defaults := &v1alpha1.RoleGroupConfigSpec{
+	declared := &v1alpha1.RoleGroupConfigSpec{
 		Resources: &v1alpha1.ResourcesSpec{CPU: &v1alpha1.CPUResource{Min: &cpuMin}},
 		Affinity:  &runtime.RawExtension{Raw: []byte(`{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":70,"podAffinityTerm":{"topologyKey":"kubernetes.io/hostname"}}]}}`)},
 	}
@@ -22,18 +23,25 @@ func ExampleFoldCommon() {
 		Affinity:  &runtime.RawExtension{Raw: []byte(`{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,"preference":{"matchExpressions":[{"key":"disk","operator":"In","values":["ssd"]}]}}]}}`)},
 	}
 
-	folded, overrides, err := configfold.FoldCommon(defaults, nil, group)
+	folded, err := configfold.FoldCommon(configfold.Layers[v1alpha1.RoleGroupConfigSpec]{
+		RoleName:      "server",
+		RoleGroupName: "default",
+		Declaration:   declared,
+		RoleGroup:     group,
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("cpu:", folded.Resources.CPU.Min, "to", folded.Resources.CPU.Max)
-	for _, o := range overrides {
-		fmt.Println(o.By, "replaced", o.Replaced, "discarding", o.Discarded)
+	fmt.Println("cpu:", folded.Config.Resources.CPU.Min, "to", folded.Config.Resources.CPU.Max)
+	fmt.Println("node affinity:", folded.Affinity.NodeAffinity != nil, "anti-affinity:", folded.Affinity.PodAntiAffinity != nil)
+	if o := folded.AffinityOverride; o != nil {
+		fmt.Println("AffinityOverridden:", o)
 	}
 	// Output:
 	// cpu: 250m to 4
-	// roleGroup replaced product discarding [podAntiAffinity]
+	// node affinity: true anti-affinity: false
+	// AffinityOverridden: spec.roles.server.roleGroups.default.config.affinity replaces the affinity wholesale, so the pods get no podAntiAffinity (the operator's default for the role); affinity is not merged per member: restate a member beside your own to keep it
 }
 
 func ExampleFoldProduct() {
@@ -48,9 +56,10 @@ func ExampleFoldProduct() {
 	}
 	str := func(s string) *string { return &s }
 
-	defaults := &ConfigSpec{ListenerClass: str("cluster-internal"), TLS: &TLSSpec{SecretClass: str("tls")}}
-	role := &ConfigSpec{ListenerClass: str("external-stable")}
-	folded, err := configfold.FoldProduct(defaults, role, nil)
+	folded, err := configfold.FoldProduct(configfold.Layers[ConfigSpec]{
+		Declaration: &ConfigSpec{ListenerClass: str("cluster-internal"), TLS: &TLSSpec{SecretClass: str("tls")}},
+		Role:        &ConfigSpec{ListenerClass: str("external-stable")},
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -60,69 +69,98 @@ func ExampleFoldProduct() {
 	type Bad struct {
 		Port int32 `json:"port"`
 	}
-	var te *configfold.TypeError
-	if err := configfold.ValidateProductType[Bad](); errors.As(err, &te) {
-		fmt.Println("refused:", te.GoField, te.JSONName)
-	}
+	err = configfold.ValidateProductType[Bad]()
+	fmt.Println(failure.ClassOf(err), failure.AuthorOf(err), failure.FieldOf(err))
 	// Output:
 	// external-stable tls
-	// refused: Port port
+	// invalid operator configfold_test.Bad.Port
 }
 
 func ExampleDecodeAffinity() {
+	// On its own, DecodeAffinity names the field inside the affinity.
 	_, err := configfold.DecodeAffinity(&runtime.RawExtension{Raw: []byte(`{"nodeAffinty":{}}`)})
-	var fe *configfold.FieldError
-	if errors.As(err, &fe) {
-		fmt.Println(fe.Field, errors.Is(err, configfold.ErrUnknownField))
-	}
+	fmt.Println(err, errors.Is(err, configfold.ErrUnknownField))
 
-	// The same mistake in a role group, as FoldCommon reports it.
-	_, _, err = configfold.FoldCommon(nil, nil, &v1alpha1.RoleGroupConfigSpec{
-		Affinity: &runtime.RawExtension{Raw: []byte(`{"nodeAffinty":{}}`)},
+	// The same mistake in a role group, as FoldCommon reports it: an
+	// invalid input of the user, at its absolute path.
+	_, err = configfold.FoldCommon(configfold.Layers[v1alpha1.RoleGroupConfigSpec]{
+		RoleName:      "server",
+		RoleGroupName: "default",
+		RoleGroup:     &v1alpha1.RoleGroupConfigSpec{Affinity: &runtime.RawExtension{Raw: []byte(`{"nodeAffinty":{}}`)}},
 	})
-	if errors.As(err, &fe) {
-		fmt.Println(fe.SpecPath("server", "default"))
-	}
+	fmt.Println(failure.ClassOf(err), failure.AuthorOf(err), failure.FieldOf(err))
 	// Output:
-	// nodeAffinty true
-	// spec.roles.server.roleGroups.default.config.affinity.nodeAffinty
+	// nodeAffinty: unknown field true
+	// invalid user spec.roles.server.roleGroups.default.config.affinity.nodeAffinty
 }
 
-func ExampleEncodeAffinity() {
-	// A composite default: spread a role's pods over nodes, keep the cluster
-	// together.
+func ExamplePreferredAffinityTerm() {
+	// The selectors are the ones the workloads are built with
+	// (builders.Scope.SelectorLabels), so the terms select this product's
+	// cluster only.
+	clusterSelector := map[string]string{
+		"app.kubernetes.io/instance":   "simple",
+		"app.kubernetes.io/managed-by": "hdfs.opkit.dev",
+	}
+	roleSelector := map[string]string{
+		"app.kubernetes.io/instance":   "simple",
+		"app.kubernetes.io/managed-by": "hdfs.opkit.dev",
+		"app.kubernetes.io/component":  "datanode",
+	}
+	spread, err := configfold.PreferredAffinityTerm(70, configfold.TopologyKeyHostname, roleSelector)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	together, err := configfold.PreferredAffinityTerm(20, configfold.TopologyKeyHostname, clusterSelector)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// A composite default: spread a role's pods over nodes, keep the
+	// cluster together.
 	aff, err := configfold.EncodeAffinity(&corev1.Affinity{
-		PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{
-			configfold.PreferredAffinityTerm(70, configfold.TopologyKeyHostname, configfold.RoleSelectorLabels("simple", "datanode")),
-		}},
-		PodAffinity: &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{
-			configfold.PreferredAffinityTerm(20, configfold.TopologyKeyHostname, configfold.ClusterSelectorLabels("simple")),
-		}},
+		PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{spread}},
+		PodAffinity:     &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{together}},
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defaults := &v1alpha1.RoleGroupConfigSpec{Affinity: aff}
-	fmt.Println(string(defaults.Affinity.Raw))
+	declared := &v1alpha1.RoleGroupConfigSpec{Affinity: aff}
+	fmt.Println(string(declared.Affinity.Raw))
 	// Output:
-	// {"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":20,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app.kubernetes.io/instance":"simple"}},"topologyKey":"kubernetes.io/hostname"}}]},"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":70,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app.kubernetes.io/component":"datanode","app.kubernetes.io/instance":"simple"}},"topologyKey":"kubernetes.io/hostname"}}]}}
+	// {"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":20,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app.kubernetes.io/instance":"simple","app.kubernetes.io/managed-by":"hdfs.opkit.dev"}},"topologyKey":"kubernetes.io/hostname"}}]},"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":70,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app.kubernetes.io/component":"datanode","app.kubernetes.io/instance":"simple","app.kubernetes.io/managed-by":"hdfs.opkit.dev"}},"topologyKey":"kubernetes.io/hostname"}}]}}
 }
 
 func ExampleMergeOverrides() {
-	merged := configfold.MergeOverrides(
-		&v1alpha1.OverridesSpec{EnvOverrides: map[string]string{"HEAP": "1g", "MODE": "prod"}},
-		&v1alpha1.OverridesSpec{CliOverrides: []string{"--verbose"}},
-		&v1alpha1.OverridesSpec{
+	merged, err := configfold.MergeOverrides(configfold.Layers[v1alpha1.OverridesSpec]{
+		RoleName:      "server",
+		RoleGroupName: "default",
+		Declaration:   &v1alpha1.OverridesSpec{EnvOverrides: map[string]string{"HEAP": "1g", "MODE": "prod"}},
+		Role: &v1alpha1.OverridesSpec{
+			CliOverrides: []string{"--verbose"},
+			// Strategic-merge directives are accepted.
+			PodOverrides: &runtime.RawExtension{Raw: []byte(`{"spec":{"volumes":[{"name":"scratch","$patch":"delete"}]}}`)},
+		},
+		RoleGroup: &v1alpha1.OverridesSpec{
 			EnvOverrides: map[string]string{"HEAP": "4g"},
 			PodOverrides: &runtime.RawExtension{Raw: []byte(`{"spec":{"containres":[]}}`)},
 		},
-	)
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(merged.EnvOverrides["HEAP"], merged.EnvOverrides["MODE"], merged.CliOverrides)
-	for _, err := range merged.PodOverrideErrors {
-		fmt.Println("not applied:", err)
+	for _, l := range merged.PodOverrides {
+		fmt.Println("apply:", l.Layer, string(l.Patch))
+	}
+	for _, ignored := range merged.IgnoredPodOverrides {
+		fmt.Println("PodOverrideIgnored:", ignored)
 	}
 	// Output:
 	// 4g prod [--verbose]
-	// not applied: roleGroup podOverrides.spec.containres: unknown field
+	// apply: role {"spec":{"volumes":[{"name":"scratch","$patch":"delete"}]}}
+	// PodOverrideIgnored: spec.roles.server.roleGroups.default.podOverrides is not applied: spec.roles.server.roleGroups.default.podOverrides.spec.containres: unknown field
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -69,6 +70,43 @@ func mutateCommon(c *v1alpha1.RoleGroupConfigSpec) {
 	}
 }
 
+// mutateAffinity changes the typed affinity's terms in place.
+func mutateAffinity(a *corev1.Affinity) {
+	if a == nil {
+		return
+	}
+	for _, terms := range [][]corev1.WeightedPodAffinityTerm{
+		podAffinityTerms(a.PodAffinity), podAntiAffinityTerms(a.PodAntiAffinity),
+	} {
+		for i := range terms {
+			terms[i].Weight++
+			terms[i].PodAffinityTerm.TopologyKey += "-mutated"
+			if s := terms[i].PodAffinityTerm.LabelSelector; s != nil && s.MatchLabels != nil {
+				s.MatchLabels["mutated"] = "x"
+			}
+		}
+	}
+	if a.NodeAffinity != nil {
+		for i := range a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+			a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i].Weight++
+		}
+	}
+}
+
+func podAffinityTerms(p *corev1.PodAffinity) []corev1.WeightedPodAffinityTerm {
+	if p == nil {
+		return nil
+	}
+	return p.PreferredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAntiAffinityTerms(p *corev1.PodAntiAffinity) []corev1.WeightedPodAffinityTerm {
+	if p == nil {
+		return nil
+	}
+	return p.PreferredDuringSchedulingIgnoredDuringExecution
+}
+
 // assertFoldDoesNotAlias folds the layers, mutates the result and checks
 // the layers are unchanged.
 func assertFoldDoesNotAlias(t *testing.T, layers [3]*v1alpha1.RoleGroupConfigSpec) {
@@ -77,11 +115,12 @@ func assertFoldDoesNotAlias(t *testing.T, layers [3]*v1alpha1.RoleGroupConfigSpe
 	for i, l := range layers {
 		before[i] = l.DeepCopy()
 	}
-	got, _, err := FoldCommon(layers[0], layers[1], layers[2])
+	got, err := foldCommon(layers[0], layers[1], layers[2])
 	if err != nil {
 		return // nothing returned, nothing to alias
 	}
-	mutateCommon(got)
+	mutateCommon(got.Config)
+	mutateAffinity(got.Affinity)
 	for i := range layers {
 		if diff := cmp.Diff(before[i], layers[i]); diff != "" {
 			t.Fatalf("layer %d changed through the fold result (-before +after):\n%s", i, diff)
@@ -120,8 +159,9 @@ func TestFoldCommonResultSharesNothingWithItsInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Precondition: the mutation must reach every part of the result.
-			got, _, err := FoldCommon(tt.layers[0], tt.layers[1], tt.layers[2])
+			folded, err := foldCommon(tt.layers[0], tt.layers[1], tt.layers[2])
 			require.NoError(t, err)
+			got := folded.Config
 			mutated := got.DeepCopy()
 			mutateCommon(mutated)
 			require.NotEqual(t, got.Resources.CPU.Min.String(), mutated.Resources.CPU.Min.String())

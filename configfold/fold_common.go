@@ -3,55 +3,32 @@ package configfold
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 )
 
-// AffinityOverride records one wholesale replacement of config.affinity that
-// discarded members stated beneath it. An operator turns it into an
-// AffinityOverridden Warning event, because nothing else would show the loss:
-// the resource still reads as the user wrote it and the pods are valid.
-type AffinityOverride struct {
-	// Replaced is the layer whose affinity was discarded.
-	Replaced Layer
-	// By is the layer that stated the replacing affinity.
-	By Layer
-	// Discarded lists the members Replaced stated and By does not, in the
-	// order nodeAffinity, podAffinity, podAntiAffinity. A member By states
-	// too is not listed: restating it is an explicit choice.
-	Discarded []AffinityMember
+// Common is the folded common block of one role group.
+type Common struct {
+	// Config is the folded block. Its affinity is in canonical form (see
+	// NormalizeAffinity).
+	Config *v1alpha1.RoleGroupConfigSpec
+	// Affinity is Config.Affinity decoded: what goes on the pod template.
+	// Nil when no layer states one or the last one stated clears it.
+	Affinity *corev1.Affinity
+	// AffinityOverride says which affinity members declared beneath the
+	// winning layer are missing from Affinity. Nil when none is: nothing
+	// was declared beneath, every member was restated, or the affinity was
+	// cleared on purpose.
+	AffinityOverride *AffinityOverride
 }
 
-// String says what happened and what to do about it.
-func (o AffinityOverride) String() string {
-	names := make([]string, len(o.Discarded))
-	for i, m := range o.Discarded {
-		names[i] = string(m)
-	}
-	return fmt.Sprintf("the %s config replaces config.affinity wholesale, discarding the %s declared by the %s config; "+
-		"affinity is not merged per member, so restate a discarded member beside your own to keep it",
-		layerNoun(o.By), strings.Join(names, ", "), layerNoun(o.Replaced))
-}
-
-func layerNoun(l Layer) string {
-	switch l {
-	case LayerRoleGroup:
-		return "role group's"
-	case LayerRole:
-		return "role's"
-	case LayerProduct:
-		return "product's default"
-	}
-	return string(l)
-}
-
-// FoldCommon folds the common role-group config over its three layers: the
+// FoldCommon folds the common role-group config over its layers: the
 // operator's declared defaults, the role's config and the role group's
-// config, a later layer winning. Any layer may be nil.
+// config, a later layer winning. Any layer may be nil; in.RoleName (and
+// in.RoleGroupName when the RoleGroup layer is set) must name the role
+// group, so every path it reports is absolute.
 //
 // Field by field:
 //   - resources fold per leaf (cpu.min, cpu.max, memory.limit,
@@ -59,10 +36,8 @@ func layerNoun(l Layer) string {
 //     layer that states only cpu.max;
 //   - affinity is replaced wholesale by a layer that states one, as
 //     Kubernetes does for a pod's affinity; {} (or a value whose members
-//     are all empty) clears it. Each replacement that discards members is
-//     returned as an AffinityOverride; clearing reports nothing, because
-//     that is what it asks for. The folded affinity is normalized (see
-//     NormalizeAffinity);
+//     are all empty) clears it. Common.AffinityOverride lists what lower
+//     layers declared that the result lacks (see AffinityOverride);
 //   - logging folds per container: a level is replaced only where a later
 //     layer states it, loggers are the union, enableVectorAgent folds on
 //     presence;
@@ -71,17 +46,17 @@ func layerNoun(l Layer) string {
 // Every stated affinity is decoded strictly and every stated
 // gracefulShutdownTimeout must be a positive Go duration, in every layer,
 // even one a later layer overrides: a mistake should not surface only when
-// the value hiding it is removed. Problems are *FieldError values joined
-// with errors.Join, each naming its layer and field; on error the config is
-// nil.
+// the value hiding it is removed. Each problem is a *FieldError naming its
+// layer and absolute path (joined with errors.Join); missing names are a
+// *failure.InvalidError blamed on the operator. On error Common is the zero
+// value.
 //
 // The result shares no memory with the inputs.
-func FoldCommon(defaults, role, group *v1alpha1.RoleGroupConfigSpec) (*v1alpha1.RoleGroupConfigSpec, []AffinityOverride, error) {
-	layers := []commonLayer{
-		{LayerProduct, defaults},
-		{LayerRole, role},
-		{LayerRoleGroup, group},
+func FoldCommon(in Layers[v1alpha1.RoleGroupConfigSpec]) (Common, error) {
+	if err := in.checkNames(); err != nil {
+		return Common{}, err
 	}
+	layers := in.ordered()
 	var errs []error
 	out := &v1alpha1.RoleGroupConfigSpec{}
 	for _, l := range layers {
@@ -89,79 +64,26 @@ func FoldCommon(defaults, role, group *v1alpha1.RoleGroupConfigSpec) (*v1alpha1.
 			continue
 		}
 		if err := checkGracefulShutdownTimeout(l.spec.GracefulShutdownTimeout); err != nil {
-			errs = append(errs, withLayer(err, l.layer, "config.gracefulShutdownTimeout"))
+			errs = append(errs, place(err, l.at, "config.gracefulShutdownTimeout"))
 		}
 		if l.spec.GracefulShutdownTimeout != nil {
 			out.GracefulShutdownTimeout = new(*l.spec.GracefulShutdownTimeout)
 		}
 	}
-	affinity, overrides, err := foldAffinity(layers)
+	affinity, override, err := foldAffinity(layers)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, nil, err
+		return Common{}, err
 	}
 	out.Affinity, err = EncodeAffinity(affinity)
 	if err != nil {
-		return nil, nil, err
+		return Common{}, err
 	}
 	out.Resources = foldResources(layers)
 	out.Logging = foldLogging(layers)
-	return out, overrides, nil
-}
-
-type commonLayer struct {
-	layer Layer
-	spec  *v1alpha1.RoleGroupConfigSpec
-}
-
-// foldAffinity applies the wholesale rule and records what each
-// replacement discarded.
-func foldAffinity(layers []commonLayer) (*corev1.Affinity, []AffinityOverride, error) {
-	var (
-		current *corev1.Affinity
-		from    Layer
-		reports []AffinityOverride
-		errs    []error
-	)
-	for _, l := range layers {
-		if l.spec == nil || l.spec.Affinity == nil {
-			continue
-		}
-		data, err := rawBytes(l.spec.Affinity)
-		if err != nil {
-			errs = append(errs, withLayer(err, l.layer, "config.affinity"))
-			continue
-		}
-		if data == nil {
-			continue // null states nothing
-		}
-		next, err := DecodeAffinity(l.spec.Affinity)
-		if err != nil {
-			errs = append(errs, withLayer(err, l.layer, "config.affinity"))
-			continue
-		}
-		if next != nil && current != nil {
-			if lost := missingMembers(current, next); len(lost) > 0 {
-				reports = append(reports, AffinityOverride{Replaced: from, By: l.layer, Discarded: lost})
-			}
-		}
-		current, from = next, l.layer
-	}
-	return current, reports, errors.Join(errs...)
-}
-
-// missingMembers lists the members old states and next does not.
-func missingMembers(old, next *corev1.Affinity) []AffinityMember {
-	var lost []AffinityMember
-	stated := affinityMembers(next)
-	for _, m := range affinityMembers(old) {
-		if !slices.Contains(stated, m) {
-			lost = append(lost, m)
-		}
-	}
-	return lost
+	return Common{Config: out, Affinity: affinity, AffinityOverride: override}, nil
 }
 
 func checkGracefulShutdownTimeout(s *string) error {

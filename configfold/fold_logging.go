@@ -7,7 +7,7 @@ import "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 // console and file levels are replaced only by a layer that states a level,
 // and loggers are the union, each logger's level replaced only where a layer
 // states one. The result is nil when no layer states logging.
-func foldLogging(layers []commonLayer) *v1alpha1.LoggingSpec {
+func foldLogging(layers []layer[v1alpha1.RoleGroupConfigSpec]) *v1alpha1.LoggingSpec {
 	var out *v1alpha1.LoggingSpec
 	for _, l := range layers {
 		if l.spec == nil || l.spec.Logging == nil {

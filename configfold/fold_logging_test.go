@@ -58,7 +58,8 @@ func TestFoldCommonLogging(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _, err := FoldCommon(withLogging(tt.defaults), withLogging(tt.role), withLogging(tt.group))
+			folded, err := foldCommon(withLogging(tt.defaults), withLogging(tt.role), withLogging(tt.group))
+			got := folded.Config
 			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got.Logging); diff != "" {
 				t.Errorf("logging mismatch (-want +got):\n%s", diff)

@@ -90,21 +90,23 @@ func jsonName(f reflect.StructField) string {
 	return name
 }
 
-// FoldProduct folds a product's own config fields over layers given lowest
-// first (typically the operator's defaults, the role's config, the role
-// group's config); nil layers are skipped. Each top-level field is taken
-// from the last layer that states it (a non-nil value), with no merging
-// below that level. The embedded common block is left unset in the result:
-// fold it with FoldCommon, so the two halves never fight over it.
+// FoldProduct folds a product's own config fields over in's layers, lowest
+// precedence first: the operator's declared defaults, the role's config,
+// the role group's config; nil layers are skipped and the names in in are
+// not needed. Each top-level field is taken from the last layer that states
+// it (a non-nil value), with no merging below that level. The embedded
+// common block is left unset in the result: fold it with FoldCommon, so the
+// two halves never fight over it.
 //
 // FoldProduct calls ValidateProductType first and returns its error rather
 // than a config. The result shares no memory with the layers: a field's
 // value is copied with its DeepCopy method when it has one (as
 // controller-gen generates) and field by field otherwise.
-func FoldProduct[T any](layers ...*T) (*T, error) {
+func FoldProduct[T any](in Layers[T]) (*T, error) {
 	if err := ValidateProductType[T](); err != nil {
 		return nil, err
 	}
+	layers := in.ordered()
 	out := new(T)
 	ov := reflect.ValueOf(out).Elem()
 	t := ov.Type()
@@ -113,10 +115,10 @@ func FoldProduct[T any](layers ...*T) (*T, error) {
 			continue
 		}
 		for _, l := range slices.Backward(layers) {
-			if l == nil {
+			if l.spec == nil {
 				continue
 			}
-			fv := reflect.ValueOf(l).Elem().Field(i)
+			fv := reflect.ValueOf(l.spec).Elem().Field(i)
 			if fv.IsNil() {
 				continue
 			}

@@ -70,7 +70,7 @@ func TestFoldProductPresenceWinsPerTopLevelField(t *testing.T) {
 		TLS:                 &tlsSpec{Extra: map[string]string{"z": "w"}},
 		Plugins:             []string{},
 	}
-	got, err := FoldProduct(defaults, role, nil, group)
+	got, err := FoldProduct(Layers[productConfig]{Declaration: defaults, Role: role, RoleGroup: group})
 	require.NoError(t, err)
 	want := &productConfig{
 		ListenerClass: new("cluster-internal"),                      // only the default states it
@@ -85,10 +85,10 @@ func TestFoldProductPresenceWinsPerTopLevelField(t *testing.T) {
 }
 
 func TestFoldProductLeavesTheCommonBlockToFoldCommon(t *testing.T) {
-	got, err := FoldProduct(&inlineCommonConfig{
+	got, err := FoldProduct(Layers[inlineCommonConfig]{Role: &inlineCommonConfig{
 		RoleGroupConfigSpec: v1alpha1.RoleGroupConfigSpec{GracefulShutdownTimeout: new("1m")},
 		Mode:                new("fast"),
-	})
+	}})
 	require.NoError(t, err)
 	if diff := cmp.Diff(&inlineCommonConfig{Mode: new("fast")}, got); diff != "" {
 		t.Errorf("FoldProduct() mismatch (-want +got):\n%s", diff)
@@ -110,7 +110,7 @@ func TestFoldProductResultSharesNothingWithItsLayers(t *testing.T) {
 	before.Plugins = []string{"p1"}
 	before.ListenerClass = new("external")
 
-	got, err := FoldProduct(layer)
+	got, err := FoldProduct(Layers[productConfig]{RoleGroup: layer})
 	require.NoError(t, err)
 	*got.ListenerClass = "mutated"
 	got.Properties["a"] = "mutated"
@@ -196,7 +196,7 @@ func TestFoldProductValidatesFirst(t *testing.T) {
 	type bad struct {
 		Name string `json:"name"`
 	}
-	got, err := FoldProduct(&bad{Name: "x"})
+	got, err := FoldProduct(Layers[bad]{Declaration: &bad{Name: "x"}})
 	require.Nil(t, got)
 	var te *TypeError
 	require.True(t, errors.As(err, &te), "want a *TypeError, got %v", err)

@@ -11,7 +11,7 @@ import (
 // when one of its leaves is set: resources has a structural schema, so an
 // empty group may be a pruning artifact rather than something a user meant.
 // The result is nil when no leaf is set.
-func foldResources(layers []commonLayer) *v1alpha1.ResourcesSpec {
+func foldResources(layers []layer[v1alpha1.RoleGroupConfigSpec]) *v1alpha1.ResourcesSpec {
 	var (
 		cpuMin, cpuMax, memLimit, capacity *resource.Quantity
 		storageClass                       *string

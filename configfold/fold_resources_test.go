@@ -53,7 +53,8 @@ func TestFoldCommonResourcesFoldPerLeaf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _, err := FoldCommon(withResources(tt.defaults), withResources(tt.role), withResources(tt.group))
+			folded, err := foldCommon(withResources(tt.defaults), withResources(tt.role), withResources(tt.group))
+			got := folded.Config
 			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got.Resources); diff != "" {
 				t.Errorf("resources mismatch (-want +got):\n%s", diff)

@@ -1,12 +1,11 @@
 package configfold
 
 import (
-	"errors"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
-	corev1 "k8s.io/api/core/v1"
 )
 
 // MergedOverrides is the result of merging the override layers of one role
@@ -25,44 +24,83 @@ type MergedOverrides struct {
 	// PodOverrides are the pod template patches that decoded, lowest layer
 	// first; apply them in this order so the role group's wins.
 	PodOverrides []PodOverrideLayer
-	// PodOverrideErrors holds, for every layer whose pod override did not
-	// decode, a *FieldError naming the layer and the field. Such a layer is
-	// left out of PodOverrides; report it to the user (a Warning event), as
-	// nothing else would show the override was not applied.
-	PodOverrideErrors []error
+	// IgnoredPodOverrides are the pod-override layers left out of
+	// PodOverrides because they do not decode, lowest layer first. The rest
+	// of the merge is still produced; the caller reports each one (a
+	// PodOverrideIgnored Warning event with its String), since nothing else
+	// would show the override was not applied.
+	IgnoredPodOverrides []IgnoredPodOverride
 }
 
 // PodOverrideLayer is one layer's pod template patch.
 type PodOverrideLayer struct {
 	// Layer is where the patch was written.
-	Layer Layer
-	// Patch is the patch as written (JSON). Apply this one with strategic
-	// merge patch: a typed value re-encoded would carry zero values (such as
+	Layer v1alpha1.Layer
+	// Patch is the patch as written (JSON), strategic-merge directives
+	// included. Apply this one with strategic merge patch: a typed value
+	// re-encoded would lose the directives and carry zero values (such as
 	// "containers": null) that the user never wrote.
 	Patch []byte
-	// Template is the patch decoded, to inspect what it touches (for example
-	// volume mounts the builder owns).
-	Template *corev1.PodTemplateSpec
 }
 
-// MergeOverrides merges the overrides of one role group over its three
-// layers; any may be nil. Config overrides merge per file and per key,
-// environment overrides per variable, command-line overrides are replaced by
-// the last layer that states them, and pod overrides stay separate layers
-// in order.
+// IgnoredPodOverride is a pod-override layer that did not decode and was
+// left out.
+type IgnoredPodOverride struct {
+	// Layer is where the patch was written.
+	Layer v1alpha1.Layer
+	// FieldPath is the absolute path of the layer's podOverrides, such as
+	// "spec.roles.server.roleGroups.default.podOverrides".
+	FieldPath string
+	// Errors are the problems found, each a *FieldError naming the field by
+	// its absolute path, in the order they occur.
+	Errors []*FieldError
+}
+
+// String says which layer was ignored and why, for the Warning event's
+// message.
+func (i IgnoredPodOverride) String() string {
+	msgs := make([]string, len(i.Errors))
+	for n, e := range i.Errors {
+		msgs[n] = e.Error()
+	}
+	return i.FieldPath + " is not applied: " + strings.Join(msgs, "; ")
+}
+
+// PodOverridePatches returns the patches of PodOverrides, lowest layer
+// first, ready for a strategic-merge applier taking them in that order.
+func (m MergedOverrides) PodOverridePatches() [][]byte {
+	patches := make([][]byte, len(m.PodOverrides))
+	for i, l := range m.PodOverrides {
+		patches[i] = l.Patch
+	}
+	return patches
+}
+
+// MergeOverrides merges the overrides of one role group over its layers;
+// any may be nil, and in.RoleName (and in.RoleGroupName when the RoleGroup
+// layer is set) must name the role group. Config overrides merge per file
+// and per key, environment overrides per variable, command-line overrides
+// are replaced by the last layer that states them, and pod overrides stay
+// separate layers in order.
 //
 // A pod override is decoded strictly, like affinity: a field the pod
 // template does not have (such as "containres") fails its layer rather than
 // being dropped on the quiet, because a patch applied without the part the
 // user mistyped gives a pod that is neither what they had nor what they
-// asked for. A layer that fails is kept out of PodOverrides and reported in
-// PodOverrideErrors; the other layers still apply.
-func MergeOverrides(product, role, group *v1alpha1.OverridesSpec) MergedOverrides {
+// asked for. The directives strategic merge patch defines are accepted
+// ($patch with replace, merge or delete; $retainKeys; $setElementOrder/<list>;
+// $deleteFromPrimitiveList/<list>), and the fields they name must exist. A
+// layer that fails is recorded in IgnoredPodOverrides; the other layers and
+// the rest of the merge still apply.
+//
+// The only error is a *failure.InvalidError blamed on the operator, for
+// missing names.
+func MergeOverrides(in Layers[v1alpha1.OverridesSpec]) (MergedOverrides, error) {
+	if err := in.checkNames(); err != nil {
+		return MergedOverrides{}, err
+	}
 	var out MergedOverrides
-	for _, l := range []struct {
-		layer Layer
-		spec  *v1alpha1.OverridesSpec
-	}{{LayerProduct, product}, {LayerRole, role}, {LayerRoleGroup, group}} {
+	for _, l := range in.ordered() {
 		if l.spec == nil {
 			continue
 		}
@@ -86,31 +124,15 @@ func MergeOverrides(product, role, group *v1alpha1.OverridesSpec) MergedOverride
 		if l.spec.CliOverrides != nil {
 			out.CliOverrides = slices.Clone(l.spec.CliOverrides)
 		}
-		layer, err := decodePodOverride(l.spec)
+		patch, errs := decodePodOverride(l.spec, l.at)
 		switch {
-		case err != nil:
-			out.PodOverrideErrors = append(out.PodOverrideErrors, withLayer(err, l.layer, "podOverrides"))
-		case layer != nil:
-			layer.Layer = l.layer
-			out.PodOverrides = append(out.PodOverrides, *layer)
+		case len(errs) > 0:
+			out.IgnoredPodOverrides = append(out.IgnoredPodOverrides, IgnoredPodOverride{
+				Layer: l.at.Layer, FieldPath: l.at.path("podOverrides"), Errors: errs,
+			})
+		case patch != nil:
+			out.PodOverrides = append(out.PodOverrides, PodOverrideLayer{Layer: l.at.Layer, Patch: patch})
 		}
 	}
-	return out
-}
-
-// PodOverrideError joins the pod-override errors into one, or nil.
-func (m MergedOverrides) PodOverrideError() error {
-	return errors.Join(m.PodOverrideErrors...)
-}
-
-func decodePodOverride(spec *v1alpha1.OverridesSpec) (*PodOverrideLayer, error) {
-	data, err := rawBytes(spec.PodOverrides)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	var t corev1.PodTemplateSpec
-	if err := decodeStrict(data, &t); err != nil {
-		return nil, err
-	}
-	return &PodOverrideLayer{Patch: slices.Clone(data), Template: &t}, nil
+	return out, nil
 }

@@ -5,20 +5,23 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
+
+func mergeOverrides(declaration, role, group *v1alpha1.OverridesSpec) (MergedOverrides, error) {
+	return MergeOverrides(serverDefault(declaration, role, group))
+}
 
 func TestMergeOverrides(t *testing.T) {
 	tests := []struct {
-		name                 string
-		product, role, group *v1alpha1.OverridesSpec
-		want                 MergedOverrides
+		name                     string
+		declaration, role, group *v1alpha1.OverridesSpec
+		want                     MergedOverrides
 	}{
 		{name: "nothing stated merges to nothing"},
 		{name: "config overrides merge per file and per key",
-			product: &v1alpha1.OverridesSpec{ConfigOverrides: map[string]map[string]string{
+			declaration: &v1alpha1.OverridesSpec{ConfigOverrides: map[string]map[string]string{
 				"zoo.cfg": {"tickTime": "2000", "initLimit": "5"}}},
 			role: &v1alpha1.OverridesSpec{ConfigOverrides: map[string]map[string]string{
 				"zoo.cfg": {"initLimit": "10"}, "security.properties": {"a": "1"}}},
@@ -28,33 +31,32 @@ func TestMergeOverrides(t *testing.T) {
 				"zoo.cfg":             {"tickTime": "3000", "initLimit": "10"},
 				"security.properties": {"a": "1"}}}},
 		{name: "env overrides merge per variable",
-			product: &v1alpha1.OverridesSpec{EnvOverrides: map[string]string{"A": "p", "B": "p"}},
-			group:   &v1alpha1.OverridesSpec{EnvOverrides: map[string]string{"B": "g", "C": "g"}},
-			want:    MergedOverrides{EnvOverrides: map[string]string{"A": "p", "B": "g", "C": "g"}}},
+			declaration: &v1alpha1.OverridesSpec{EnvOverrides: map[string]string{"A": "p", "B": "p"}},
+			group:       &v1alpha1.OverridesSpec{EnvOverrides: map[string]string{"B": "g", "C": "g"}},
+			want:        MergedOverrides{EnvOverrides: map[string]string{"A": "p", "B": "g", "C": "g"}}},
 		{name: "cli overrides are replaced by the last layer stating them",
-			product: &v1alpha1.OverridesSpec{CliOverrides: []string{"--a"}},
-			role:    &v1alpha1.OverridesSpec{CliOverrides: []string{"--b", "--c"}},
-			group:   &v1alpha1.OverridesSpec{},
-			want:    MergedOverrides{CliOverrides: []string{"--b", "--c"}}},
+			declaration: &v1alpha1.OverridesSpec{CliOverrides: []string{"--a"}},
+			role:        &v1alpha1.OverridesSpec{CliOverrides: []string{"--b", "--c"}},
+			group:       &v1alpha1.OverridesSpec{},
+			want:        MergedOverrides{CliOverrides: []string{"--b", "--c"}}},
 		{name: "an empty cli list clears the ones beneath",
 			role:  &v1alpha1.OverridesSpec{CliOverrides: []string{"--b"}},
 			group: &v1alpha1.OverridesSpec{CliOverrides: []string{}},
 			want:  MergedOverrides{CliOverrides: []string{}}},
-		{name: "pod overrides stay ordered layers",
-			product: &v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"p"}}}`)},
-			group:   &v1alpha1.OverridesSpec{PodOverrides: raw(`{"spec":{"priorityClassName":"high"}}`)},
+		{name: "pod overrides stay ordered layers, as written",
+			declaration: &v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"p"}}}`)},
+			group:       &v1alpha1.OverridesSpec{PodOverrides: raw(`{"spec":{"priorityClassName":"high"}}`)},
 			want: MergedOverrides{PodOverrides: []PodOverrideLayer{
-				{Layer: LayerProduct, Patch: []byte(`{"metadata":{"labels":{"a":"p"}}}`),
-					Template: &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "p"}}}},
-				{Layer: LayerRoleGroup, Patch: []byte(`{"spec":{"priorityClassName":"high"}}`),
-					Template: &corev1.PodTemplateSpec{Spec: corev1.PodSpec{PriorityClassName: "high"}}},
+				{Layer: v1alpha1.LayerDeclaration, Patch: []byte(`{"metadata":{"labels":{"a":"p"}}}`)},
+				{Layer: v1alpha1.LayerRoleGroup, Patch: []byte(`{"spec":{"priorityClassName":"high"}}`)},
 			}}},
 		{name: "a null pod override states nothing",
 			role: &v1alpha1.OverridesSpec{PodOverrides: raw(`null`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := MergeOverrides(tt.product, tt.role, tt.group)
+			got, err := mergeOverrides(tt.declaration, tt.role, tt.group)
+			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("MergeOverrides() mismatch (-want +got):\n%s", diff)
 			}
@@ -62,34 +64,93 @@ func TestMergeOverrides(t *testing.T) {
 	}
 }
 
-func TestMergeOverridesCollectsPodOverridesThatDoNotDecode(t *testing.T) {
-	got := MergeOverrides(
-		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"p"}}}`)},
-		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"spec":{"containres":[]}}`)},
-		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"spec":{"priorityClassName":7}}`)},
-	)
-	var layers []Layer
-	for _, l := range got.PodOverrides {
-		layers = append(layers, l.Layer)
+// ignored is the comparable part of an IgnoredPodOverride.
+type ignored struct {
+	Layer     v1alpha1.Layer
+	FieldPath string
+	Paths     []string
+	Authors   []failure.Author
+}
+
+func ignoredOf(got MergedOverrides) []ignored {
+	var out []ignored
+	for _, i := range got.IgnoredPodOverrides {
+		o := ignored{Layer: i.Layer, FieldPath: i.FieldPath}
+		for _, e := range i.Errors {
+			o.Paths = append(o.Paths, e.FieldPath())
+			o.Authors = append(o.Authors, e.Blame())
+		}
+		out = append(out, o)
 	}
-	if diff := cmp.Diff([]Layer{LayerProduct}, layers); diff != "" {
+	return out
+}
+
+func TestMergeOverridesRecordsEachPodOverrideThatDoesNotDecode(t *testing.T) {
+	got, err := mergeOverrides(
+		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"spec":{"hostNetwrk":true}}`), EnvOverrides: map[string]string{"A": "d"}},
+		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"p"}}}`)},
+		&v1alpha1.OverridesSpec{
+			PodOverrides: raw(`{"spec":{"containres":[],"priorityClassName":7}}`),
+			EnvOverrides: map[string]string{"B": "g"},
+			CliOverrides: []string{"--g"},
+		},
+	)
+	require.NoError(t, err)
+	want := []ignored{
+		{Layer: v1alpha1.LayerDeclaration, FieldPath: "roles[server].podOverrides",
+			Paths: []string{"roles[server].podOverrides.spec.hostNetwrk"}, Authors: []failure.Author{failure.AuthorOperator}},
+		{Layer: v1alpha1.LayerRoleGroup, FieldPath: "spec.roles.server.roleGroups.default.podOverrides",
+			Paths: []string{"spec.roles.server.roleGroups.default.podOverrides.spec.priorityClassName"}, Authors: []failure.Author{failure.AuthorUser}},
+	}
+	if diff := cmp.Diff(want, ignoredOf(got)); diff != "" {
+		t.Errorf("ignored layers mismatch (-want +got):\n%s", diff)
+	}
+	// The rest of the merge is still produced.
+	if diff := cmp.Diff([]PodOverrideLayer{{Layer: v1alpha1.LayerRole, Patch: []byte(`{"metadata":{"labels":{"a":"p"}}}`)}}, got.PodOverrides); diff != "" {
 		t.Errorf("applied layers mismatch (-want +got):\n%s", diff)
 	}
-	var reported []FieldError
-	for _, err := range got.PodOverrideErrors {
-		var fe *FieldError
-		require.ErrorAs(t, err, &fe)
-		reported = append(reported, FieldError{Layer: fe.Layer, Field: fe.Field})
+	if diff := cmp.Diff(map[string]string{"A": "d", "B": "g"}, got.EnvOverrides); diff != "" {
+		t.Errorf("env overrides mismatch (-want +got):\n%s", diff)
 	}
-	want := []FieldError{
-		{Layer: LayerRole, Field: "podOverrides.spec.containres"},
-		{Layer: LayerRoleGroup, Field: "podOverrides.spec.priorityClassName"},
+	require.Equal(t, []string{"--g"}, got.CliOverrides)
+	require.ErrorIs(t, got.IgnoredPodOverrides[0].Errors[0], ErrUnknownField)
+	require.ErrorIs(t, got.IgnoredPodOverrides[1].Errors[0], ErrMalformed)
+}
+
+func TestIgnoredPodOverrideStringNamesTheLayerAndEveryField(t *testing.T) {
+	got, err := mergeOverrides(nil, nil, &v1alpha1.OverridesSpec{PodOverrides: raw(`{"spec":{"containres":[],"hostNetwrk":true}}`)})
+	require.NoError(t, err)
+	require.Len(t, got.IgnoredPodOverrides, 1)
+	want := "spec.roles.server.roleGroups.default.podOverrides is not applied: " +
+		"spec.roles.server.roleGroups.default.podOverrides.spec.containres: unknown field; " +
+		"spec.roles.server.roleGroups.default.podOverrides.spec.hostNetwrk: unknown field"
+	if diff := cmp.Diff(want, got.IgnoredPodOverrides[0].String()); diff != "" {
+		t.Errorf("String() mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, reported); diff != "" {
-		t.Errorf("reported errors mismatch (-want +got):\n%s", diff)
+}
+
+func TestMergeOverridesRequiresNames(t *testing.T) {
+	_, err := MergeOverrides(Layers[v1alpha1.OverridesSpec]{RoleName: "server", RoleGroup: &v1alpha1.OverridesSpec{}})
+	require.ErrorIs(t, err, failure.ErrInvalid)
+	require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
+	require.Equal(t, "configfold.Layers.RoleGroupName", failure.FieldOf(err))
+}
+
+func TestPodOverridePatchesKeepsTheLayerOrder(t *testing.T) {
+	got, err := mergeOverrides(
+		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"d"}}}`)},
+		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"r"}}}`)},
+		&v1alpha1.OverridesSpec{PodOverrides: raw(`{"metadata":{"labels":{"a":"g"}}}`)},
+	)
+	require.NoError(t, err)
+	want := []string{`{"metadata":{"labels":{"a":"d"}}}`, `{"metadata":{"labels":{"a":"r"}}}`, `{"metadata":{"labels":{"a":"g"}}}`}
+	var patches []string
+	for _, p := range got.PodOverridePatches() {
+		patches = append(patches, string(p))
 	}
-	require.ErrorIs(t, got.PodOverrideError(), ErrUnknownField)
-	require.ErrorIs(t, got.PodOverrideError(), ErrMalformed)
+	if diff := cmp.Diff(want, patches); diff != "" {
+		t.Errorf("patches mismatch (-want +got):\n%s", diff)
+	}
 }
 
 func TestMergeOverridesResultSharesNothingWithItsInputs(t *testing.T) {
@@ -102,7 +163,8 @@ func TestMergeOverridesResultSharesNothingWithItsInputs(t *testing.T) {
 		}
 	}
 	role := in()
-	got := MergeOverrides(nil, role, nil)
+	got, err := mergeOverrides(nil, role, nil)
+	require.NoError(t, err)
 	got.ConfigOverrides["f"]["k"] = "mutated"
 	got.EnvOverrides["E"] = "mutated"
 	got.CliOverrides[0] = "mutated"
