@@ -1,4 +1,4 @@
-package orphan_test
+package servertest_test
 
 import (
 	"context"
@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/builders"
@@ -100,11 +100,11 @@ func BenchmarkIdlePass(b *testing.B) {
 	c, cc, r, rc := countedClients(b)
 	f, refs := benchCluster(b, c, 20)
 	cr := f.cluster
-	cleaner, err := orphan.NewCleaner(c, r, orphan.Options{Registerer: newRegistry()})
+	cleaner, err := orphan.NewCleaner(c, r, orphan.Options{Registerer: prometheus.NewRegistry()})
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := orphan.Input{Owner: cr, Declared: refs, Ledger: refs}
+	in := orphan.Input{Owner: cr, Declared: refs, Ledger: ledgerOf(refs...)}
 	ctx := context.Background()
 
 	cBefore, rBefore := cc.Snapshot(), rc.Snapshot()
@@ -142,11 +142,11 @@ func BenchmarkReclaim100Groups(b *testing.B) {
 		c, cc, r, rc := countedClients(b)
 		f, refs := benchCluster(b, c, groups)
 		cr := f.cluster
-		cleaner, err := orphan.NewCleaner(c, r, orphan.Options{Registerer: newRegistry()})
+		cleaner, err := orphan.NewCleaner(c, r, orphan.Options{Registerer: prometheus.NewRegistry()})
 		if err != nil {
 			b.Fatal(err)
 		}
-		in := orphan.Input{Owner: cr, Ledger: refs}
+		in := orphan.Input{Owner: cr, Ledger: ledgerOf(refs...)}
 		ctx := context.Background()
 		cBefore, rBefore := cc.Snapshot(), rc.Snapshot()
 		b.StartTimer()
@@ -158,7 +158,7 @@ func BenchmarkReclaim100Groups(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			in.Ledger = orphan.Prune(in.Ledger, res.Reclaimed)
+			in.Ledger = res.Prune(in.Ledger)
 		}
 		elapsed := time.Since(began)
 		b.StopTimer()

@@ -1,4 +1,4 @@
-package orphan_test
+package servertest_test
 
 import (
 	"time"

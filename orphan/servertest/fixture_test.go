@@ -1,4 +1,4 @@
-package orphan_test
+package servertest_test
 
 import (
 	"context"
@@ -23,6 +23,15 @@ import (
 	"github.com/opkit-dev/opkit/testkit"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
+
+// ledgerOf returns a status ledger naming refs.
+func ledgerOf(refs ...v1alpha1.RoleGroupRef) []v1alpha1.RoleGroupStatus {
+	out := make([]v1alpha1.RoleGroupStatus, 0, len(refs))
+	for _, ref := range refs {
+		out = append(out, v1alpha1.RoleGroupStatus{RoleGroupRef: ref})
+	}
+	return out
+}
 
 // fixture is one cluster resource with role groups applied the way a
 // reconciler would: every object controller-owned by the cluster, named and
