@@ -10,43 +10,52 @@ import (
 	"github.com/opkit-dev/opkit/sidecar"
 )
 
-// A Manager injects in (phase, name) order, whatever order providers were
-// registered in, and each build works on its own clone.
-func ExampleManager() {
-	base := sidecar.NewManager()
+// A Registry is built once at start-up; each build derives an immutable
+// Plan with its own product image and extra providers, which injects in
+// (phase, name) order whatever order the providers were given in, and
+// lists what must exist before the StatefulSet is applied.
+func ExampleRegistry() {
 	jmx, err := sidecar.NewJMXExporter(sidecar.JMXOptions{Mode: sidecar.JMXContainer})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, p := range []sidecar.Provider{
-		&stubProvider{name: "log-agent", phase: sidecar.PhasePipeline},
-		jmx,
+	reg, err := sidecar.NewRegistry(
 		&stubProvider{name: "certificates", phase: sidecar.PhaseProducer},
-	} {
-		if err := base.Register(p); err != nil {
-			fmt.Println(err)
-			return
-		}
+		jmx,
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
 
-	m := base.CloneForBuild()
-	m.SetProductImage(sidecar.ProductImage{Reference: "registry.example/kafka:3.9"})
-	target := sidecar.Target{
+	plan, err := reg.Plan(sidecar.PlanOptions{
+		ProductImage: sidecar.ProductImage{Reference: "registry.example/kafka:3.9"},
+		Extra:        []sidecar.Provider{&stubProvider{name: "log-agent", phase: sidecar.PhasePipeline}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	target := builders.PodTarget{
 		Scope:         builders.Scope{Namespace: "data", Cluster: "kafka", Role: "broker", RoleGroup: "default"},
 		MainContainer: "kafka",
 	}
 	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "kafka"}}}
-	if err := m.Inject(spec, target); err != nil {
+	if err := plan.Inject(spec, target); err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, c := range spec.Containers {
 		fmt.Println(strings.TrimSpace(c.Name + " " + c.Image))
 	}
+	for _, r := range plan.Requirements(target) {
+		fmt.Println("requires", r.Kind, r.Namespace+"/"+r.Name, r.Keys, "for", r.Provider)
+	}
 	// Output:
 	// kafka
 	// certificates registry.example/kafka:3.9
 	// jmx-exporter registry.example/kafka:3.9
 	// log-agent registry.example/kafka:3.9
+	// requires ConfigMap data/kafka-broker-default [jmx-exporter.yaml] for jmx-exporter
 }

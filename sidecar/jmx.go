@@ -2,7 +2,6 @@ package sidecar
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -10,7 +9,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/builders"
 )
 
 // JMXMode is how the Prometheus JMX exporter runs.
@@ -59,8 +60,11 @@ type JMXOptions struct {
 	// ConfigMapName is the ConfigMap holding the rules; empty means the
 	// role group's own ConfigMap.
 	ConfigMapName string
-	// ConfigMapField is the cluster resource field that named
-	// ConfigMapName, for error messages; empty when the framework chose it.
+	// ConfigMapField is the absolute path of the cluster resource field
+	// that named ConfigMapName, such as
+	// "spec.roles.broker.config.jmxRulesConfigMap"; empty when the operator
+	// or the framework chose it. It decides how a missing ConfigMap is
+	// reported (see Requirement.Check).
 	ConfigMapField string
 	// ConfigKey is the rules' key in the ConfigMap; empty means
 	// DefaultJMXConfigKey.
@@ -73,7 +77,7 @@ type JMXOptions struct {
 	JavaOptionsEnv string
 
 	// Image runs the exporter container in JMXContainer mode; empty means
-	// the product image handed over by Manager.SetProductImage.
+	// the build's product image (PlanOptions.ProductImage).
 	Image string
 	// RemotePort is the JVM's remote JMX port in JMXContainer mode; zero
 	// means DefaultJMXRemotePort.
@@ -93,7 +97,8 @@ type JMXExporter struct {
 var _ ImageUser = &JMXExporter{}
 
 // NewJMXExporter returns the provider for opts with defaults filled in. An
-// unknown mode or a port outside 1–65535 is an error.
+// unknown mode or a port outside 1–65535 is a *failure.InvalidError blamed
+// on the operator, naming the option.
 func NewJMXExporter(opts JMXOptions) (*JMXExporter, error) {
 	opts.Mode = cmp.Or(opts.Mode, JMXJavaAgent)
 	opts.MetricsPort = cmp.Or(opts.MetricsPort, DefaultJMXMetricsPort)
@@ -103,14 +108,14 @@ func NewJMXExporter(opts JMXOptions) (*JMXExporter, error) {
 	opts.JavaOptionsEnv = cmp.Or(opts.JavaOptionsEnv, DefaultJavaOptionsEnv)
 	var errs []error
 	if opts.Mode != JMXJavaAgent && opts.Mode != JMXContainer {
-		errs = append(errs, fmt.Errorf("jmx exporter: mode %q is not %q or %q", opts.Mode, JMXJavaAgent, JMXContainer))
+		errs = append(errs, failure.Invalid(failure.AuthorOperator, "JMXOptions.Mode", "%q is not %q or %q", opts.Mode, JMXJavaAgent, JMXContainer))
 	}
 	for _, p := range []struct {
 		name string
 		port int32
-	}{{"metrics port", opts.MetricsPort}, {"remote port", opts.RemotePort}} {
+	}{{"JMXOptions.MetricsPort", opts.MetricsPort}, {"JMXOptions.RemotePort", opts.RemotePort}} {
 		if p.port < 1 || p.port > 65535 {
-			errs = append(errs, fmt.Errorf("jmx exporter: %s %d is not in 1-65535", p.name, p.port))
+			errs = append(errs, failure.Invalid(failure.AuthorOperator, p.name, "%d is not in 1-65535", p.port))
 		}
 	}
 	if len(opts.Resources.Requests) == 0 && len(opts.Resources.Limits) == 0 {
@@ -140,18 +145,23 @@ func (j *JMXExporter) WithProductImage(image ProductImage) Provider {
 	return &c
 }
 
-// Validate checks that the rules' ConfigMap exists and holds the key.
-func (j *JMXExporter) Validate(ctx context.Context, r client.Reader, t Target) error {
-	return RequireConfigMap(ctx, r, t.Scope.Namespace, j.configMap(t), j.opts.ConfigMapField, j.opts.ConfigKey)
+// Requirements declares the rules' ConfigMap and key.
+func (j *JMXExporter) Requirements(t builders.PodTarget) []Requirement {
+	r := Requirement{Kind: KindConfigMap, Namespace: t.Scope.Namespace, Name: j.configMap(t),
+		Keys: []string{j.opts.ConfigKey}, NamedBy: failure.AuthorOperator}
+	if j.opts.ConfigMapField != "" {
+		r.Field, r.NamedBy = j.opts.ConfigMapField, failure.AuthorUser
+	}
+	return []Requirement{r}
 }
 
-func (j *JMXExporter) configMap(t Target) string {
-	return cmp.Or(j.opts.ConfigMapName, t.ConfigMapName())
+func (j *JMXExporter) configMap(t builders.PodTarget) string {
+	return cmp.Or(j.opts.ConfigMapName, t.Scope.ResourceName())
 }
 
 // Inject mounts the rules and, by mode, loads the agent into the main
 // container or adds the exporter container.
-func (j *JMXExporter) Inject(spec *corev1.PodSpec, t Target) error {
+func (j *JMXExporter) Inject(spec *corev1.PodSpec, t builders.PodTarget) error {
 	main := Container(spec, t.MainContainer)
 	if main == nil {
 		return fmt.Errorf("main container %q is not in the pod", t.MainContainer)
@@ -219,6 +229,6 @@ func (j *JMXExporter) injectContainer(spec *corev1.PodSpec, main *corev1.Contain
 			{Name: tmp, MountPath: "/tmp"},
 		},
 	}
-	HardenContainer(&c)
+	builders.HardenContainer(&c, builders.Hardening{ReadOnlyRootFilesystem: true})
 	return AddContainer(spec, c)
 }

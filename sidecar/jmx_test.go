@@ -9,11 +9,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/sidecar"
 )
 
-var jmxTarget = sidecar.Target{
+var jmxTarget = builders.PodTarget{
 	Scope:         builders.Scope{Namespace: "ns", Cluster: "kafka", Role: "broker", RoleGroup: "default"},
 	MainContainer: "main",
 }
@@ -76,13 +77,13 @@ func TestJMXExporterModes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			jmx, err := sidecar.NewJMXExporter(tt.opts)
 			require.NoError(t, err)
-			m := sidecar.NewManager()
-			require.NoError(t, m.Register(jmx))
-			m.SetProductImage(sidecar.ProductImage{Reference: "kafka:3.9", PullPolicy: corev1.PullAlways})
+			reg, err := sidecar.NewRegistry(jmx)
+			require.NoError(t, err)
+			plan := mustPlan(t, reg, sidecar.PlanOptions{ProductImage: sidecar.ProductImage{Reference: "kafka:3.9", PullPolicy: corev1.PullAlways}})
 			spec := &corev1.PodSpec{Containers: []corev1.Container{{
 				Name: "main", Env: []corev1.EnvVar{{Name: "JAVA_TOOL_OPTIONS", Value: "-Xmx1g"}},
 			}}}
-			require.NoError(t, m.Inject(spec, jmxTarget))
+			require.NoError(t, plan.Inject(spec, jmxTarget))
 			if diff := cmp.Diff(tt.want, *spec); diff != "" {
 				t.Errorf("pod spec (-want +got):\n%s", diff)
 			}
@@ -115,9 +116,9 @@ func TestJMXExporterRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			jmx, err := sidecar.NewJMXExporter(tt.opts)
 			require.NoError(t, err)
-			m := sidecar.NewManager()
-			require.NoError(t, m.Register(jmx))
-			err = m.Inject(&tt.spec, jmxTarget)
+			reg, err := sidecar.NewRegistry(jmx)
+			require.NoError(t, err)
+			err = mustPlan(t, reg, sidecar.PlanOptions{}).Inject(&tt.spec, jmxTarget)
 			require.Error(t, err)
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -129,8 +130,37 @@ func TestJMXExporterRefusals(t *testing.T) {
 func TestNewJMXExporterRejectsBadOptions(t *testing.T) {
 	_, err := sidecar.NewJMXExporter(sidecar.JMXOptions{Mode: "sidecar", MetricsPort: 70000})
 	require.Error(t, err)
-	want := "jmx exporter: mode \"sidecar\" is not \"javaagent\" or \"container\"\njmx exporter: metrics port 70000 is not in 1-65535"
+	want := "JMXOptions.Mode: \"sidecar\" is not \"javaagent\" or \"container\"\nJMXOptions.MetricsPort: 70000 is not in 1-65535"
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	require.ErrorIs(t, err, failure.ErrInvalid)
+	require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
+}
+
+func TestJMXExporterRequirements(t *testing.T) {
+	tests := []struct {
+		name string
+		opts sidecar.JMXOptions
+		want []sidecar.Requirement
+	}{
+		{name: "the role group's ConfigMap, named by the framework", opts: sidecar.JMXOptions{},
+			want: []sidecar.Requirement{{Kind: sidecar.KindConfigMap, Namespace: "ns", Name: "kafka-broker-default",
+				Keys: []string{"jmx-exporter.yaml"}, NamedBy: failure.AuthorOperator, Provider: "jmx-exporter"}}},
+		{name: "a ConfigMap the user named", opts: sidecar.JMXOptions{ConfigMapName: "rules", ConfigKey: "r.yaml",
+			ConfigMapField: "spec.roles.broker.config.jmxRules"},
+			want: []sidecar.Requirement{{Kind: sidecar.KindConfigMap, Namespace: "ns", Name: "rules", Keys: []string{"r.yaml"},
+				Field: "spec.roles.broker.config.jmxRules", NamedBy: failure.AuthorUser, Provider: "jmx-exporter"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jmx, err := sidecar.NewJMXExporter(tt.opts)
+			require.NoError(t, err)
+			reg, err := sidecar.NewRegistry(jmx)
+			require.NoError(t, err)
+			if diff := cmp.Diff(tt.want, mustPlan(t, reg, sidecar.PlanOptions{}).Requirements(jmxTarget)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }

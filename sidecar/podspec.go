@@ -6,9 +6,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/utils/ptr"
-
-	"github.com/opkit-dev/opkit/builders"
 )
 
 // Container returns the container of spec called name, or nil. Providers
@@ -90,36 +87,6 @@ func AppendEnvValue(c *corev1.Container, name, value string) error {
 	}
 	c.Env = append(c.Env, corev1.EnvVar{Name: name, Value: value})
 	return nil
-}
-
-// HardenContainer gives c the restricted Pod Security container context
-// with a read-only root file system, so a sidecar is accepted by a
-// restricted namespace wherever it is injected, before or after the
-// builders' defaults ran. Fields already set are kept.
-func HardenContainer(c *corev1.Container) {
-	def := builders.RestrictedContainerSecurityContext()
-	def.ReadOnlyRootFilesystem = ptr.To(true)
-	if c.SecurityContext == nil {
-		c.SecurityContext = def
-		return
-	}
-	sc := c.SecurityContext
-	sc.RunAsNonRoot = cmpOr(sc.RunAsNonRoot, def.RunAsNonRoot)
-	sc.AllowPrivilegeEscalation = cmpOr(sc.AllowPrivilegeEscalation, def.AllowPrivilegeEscalation)
-	sc.ReadOnlyRootFilesystem = cmpOr(sc.ReadOnlyRootFilesystem, def.ReadOnlyRootFilesystem)
-	if sc.Capabilities == nil {
-		sc.Capabilities = def.Capabilities
-	}
-	if sc.SeccompProfile == nil {
-		sc.SeccompProfile = def.SeccompProfile
-	}
-}
-
-func cmpOr(v, def *bool) *bool {
-	if v != nil {
-		return v
-	}
-	return def
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,11 +1,9 @@
 package sidecar
 
 import (
-	"context"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/builders"
 )
@@ -46,34 +44,23 @@ func (p Phase) String() string {
 	}
 }
 
-// Target is the role group a provider injects into and validates for.
-type Target struct {
-	// Scope is the role group: its namespace, cluster, role and group.
-	Scope builders.Scope
-	// MainContainer is the name of the product's primary container.
-	// Providers find it by name, never by position.
-	MainContainer string
-}
-
-// ConfigMapName returns the name of the role group's own ConfigMap, the
-// bounded resource name of its scope.
-func (t Target) ConfigMapName() string { return t.Scope.ResourceName() }
-
-// Provider contributes to a role group's pods. Implementations must not
-// modify themselves in Inject or Validate: one provider value serves many
-// concurrent builds.
+// Provider contributes to a role group's pods. Implementations are
+// immutable: one provider value serves many concurrent builds, so neither
+// method may modify the receiver.
 type Provider interface {
-	// Name identifies the provider within a Manager; it is also its order
+	// Name identifies the provider within a Registry; it is also its order
 	// among providers of the same phase.
 	Name() string
 	// Phase places the provider in the injection order.
 	Phase() Phase
 	// Inject adds the provider's containers, volumes and settings to spec.
-	Inject(spec *corev1.PodSpec, target Target) error
-	// Validate checks the objects the provider's additions depend on, such
-	// as a ConfigMap it mounts. A missing object is reported as a
-	// *MissingObjectError; any other error is treated as transient.
-	Validate(ctx context.Context, r client.Reader, target Target) error
+	// Find the main container by target.MainContainer, never by position.
+	Inject(spec *corev1.PodSpec, target builders.PodTarget) error
+	// Requirements declares the ConfigMaps and Secrets (and their keys) the
+	// provider's additions need, such as a ConfigMap it mounts. The caller
+	// reads them and judges each with Requirement.Check before the
+	// StatefulSet is applied; the provider never reads the cluster.
+	Requirements(target builders.PodTarget) []Requirement
 }
 
 // ProductImage is the image the product's own containers run, resolved
