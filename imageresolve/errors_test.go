@@ -12,19 +12,23 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/imageresolve"
 )
 
-// failure is the comparable part of a *ValidationError.
-type failure struct {
+// failed is the comparable part of a *ValidationError, with its absolute
+// path and author as a caller sees them.
+type failed struct {
 	Field  string
 	Value  string
-	Source imageresolve.Source
+	Layer  v1alpha1.Layer
+	Path   string
+	Author failure.Author
 	Cause  error
 }
 
 // failures flattens a (possibly joined) error into its ValidationErrors.
-func failures(t *testing.T, err error) []failure {
+func failures(t *testing.T, err error) []failed {
 	t.Helper()
 	var errs []error
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
@@ -32,11 +36,12 @@ func failures(t *testing.T, err error) []failure {
 	} else {
 		errs = []error{err}
 	}
-	var out []failure
+	var out []failed
 	for _, e := range errs {
 		var ve *imageresolve.ValidationError
 		require.ErrorAs(t, e, &ve)
-		f := failure{Field: ve.Field, Value: ve.Value, Source: ve.Source}
+		require.ErrorIs(t, e, failure.ErrInvalid)
+		f := failed{Field: ve.Field, Value: ve.Value, Layer: ve.Layer, Path: failure.FieldOf(e), Author: failure.AuthorOf(e)}
 		for _, cause := range []error{imageresolve.ErrMissingField, imageresolve.ErrInvalidReference, imageresolve.ErrInvalidPullPolicy} {
 			if errors.Is(ve, cause) {
 				f.Cause = cause
@@ -51,23 +56,23 @@ func TestResolveFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		opts    imageresolve.Options
+		decl    *v1alpha1.ImageSpec
 		cluster *v1alpha1.ImageSpec
-		role    *v1alpha1.ImageSpec
-		want    []failure
+		want    []failed
 	}{
 		{
 			name: "a missing repo is named",
 			opts: imageresolve.Options{ProductName: "trino", Defaults: v1alpha1.ImageSpec{ProductVersion: "476"}},
-			want: []failure{{Field: imageresolve.FieldRepo, Cause: imageresolve.ErrMissingField}},
+			want: []failed{{Field: imageresolve.FieldRepo, Path: "spec.image.repo", Author: failure.AuthorUser, Cause: imageresolve.ErrMissingField}},
 		},
 		{
 			name: "every missing field is reported at once, in field order",
 			opts: imageresolve.Options{ProductName: "trino", PlatformName: "opkit"},
-			role: &v1alpha1.ImageSpec{PullSecretName: "s"},
-			want: []failure{
-				{Field: imageresolve.FieldRepo, Cause: imageresolve.ErrMissingField},
-				{Field: imageresolve.FieldProductVersion, Cause: imageresolve.ErrMissingField},
-				{Field: imageresolve.FieldPlatformVersion, Cause: imageresolve.ErrMissingField},
+			decl: &v1alpha1.ImageSpec{PullSecretName: "s"},
+			want: []failed{
+				{Field: imageresolve.FieldRepo, Path: "spec.image.repo", Author: failure.AuthorUser, Cause: imageresolve.ErrMissingField},
+				{Field: imageresolve.FieldProductVersion, Path: "spec.image.productVersion", Author: failure.AuthorUser, Cause: imageresolve.ErrMissingField},
+				{Field: imageresolve.FieldPlatformVersion, Path: "spec.image.platformVersion", Author: failure.AuthorUser, Cause: imageresolve.ErrMissingField},
 			},
 		},
 		{
@@ -75,53 +80,53 @@ func TestResolveFailures(t *testing.T) {
 			opts: imageresolve.Options{ProductName: "trino", PlatformName: "opkit", Defaults: v1alpha1.ImageSpec{
 				Repo: "quay.io/opkit", ProductVersion: "476", PlatformVersion: "N/A",
 			}},
-			want: []failure{{
-				Field: imageresolve.FieldPlatformVersion, Value: "N/A",
-				Source: imageresolve.SourceDefaults, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldPlatformVersion, Value: "N/A", Layer: v1alpha1.LayerDefaults,
+				Path: "defaults.image.platformVersion", Author: failure.AuthorOperator, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
 			name:    "a product version with a space fails naming the cluster as its source",
 			opts:    operator(),
 			cluster: &v1alpha1.ImageSpec{ProductVersion: "476 beta"},
-			want: []failure{{
-				Field: imageresolve.FieldProductVersion, Value: "476 beta",
-				Source: imageresolve.SourceCluster, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldProductVersion, Value: "476 beta", Layer: v1alpha1.LayerCluster,
+				Path: "spec.image.productVersion", Author: failure.AuthorUser, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
-			name: "a product version may not start the tag with a dot",
+			name: "a declared product version may not start the tag with a dot, and is the operator's",
 			opts: operator(),
-			role: &v1alpha1.ImageSpec{ProductVersion: ".476"},
-			want: []failure{{
-				Field: imageresolve.FieldProductVersion, Value: ".476",
-				Source: imageresolve.SourceRole, Cause: imageresolve.ErrInvalidReference,
+			decl: &v1alpha1.ImageSpec{ProductVersion: ".476"},
+			want: []failed{{
+				Field: imageresolve.FieldProductVersion, Value: ".476", Layer: v1alpha1.LayerDeclaration,
+				Path: "roles[coordinator].image.productVersion", Author: failure.AuthorOperator, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
 			name:    "an uppercase repository is blamed on repo",
 			opts:    operator(),
 			cluster: &v1alpha1.ImageSpec{Repo: "quay.io/OpKit"},
-			want: []failure{{
-				Field: imageresolve.FieldRepo, Value: "quay.io/OpKit",
-				Source: imageresolve.SourceCluster, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldRepo, Value: "quay.io/OpKit", Layer: v1alpha1.LayerCluster,
+				Path: "spec.image.repo", Author: failure.AuthorUser, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
 			name:    "a repository carrying a tag is refused",
 			opts:    operator(),
 			cluster: &v1alpha1.ImageSpec{Repo: "quay.io/opkit/trino:476"},
-			want: []failure{{
-				Field: imageresolve.FieldRepo, Value: "quay.io/opkit/trino:476",
-				Source: imageresolve.SourceCluster, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldRepo, Value: "quay.io/opkit/trino:476", Layer: v1alpha1.LayerCluster,
+				Path: "spec.image.repo", Author: failure.AuthorUser, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
 			name: "an invalid product name is blamed on the operator's options",
 			opts: imageresolve.Options{ProductName: "Trino", Defaults: v1alpha1.ImageSpec{Repo: "quay.io/opkit", ProductVersion: "476"}},
-			want: []failure{{
-				Field: imageresolve.FieldProductName, Value: "Trino",
-				Source: imageresolve.SourceOptions, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldProductName, Value: "Trino", Layer: v1alpha1.LayerDefaults,
+				Path: "defaults.productName", Author: failure.AuthorOperator, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
@@ -129,33 +134,33 @@ func TestResolveFailures(t *testing.T) {
 			opts: imageresolve.Options{ProductName: "trino", PlatformName: "op/kit", Defaults: v1alpha1.ImageSpec{
 				Repo: "quay.io/opkit", ProductVersion: "476", PlatformVersion: "0.2.0",
 			}},
-			want: []failure{{
-				Field: imageresolve.FieldPlatformName, Value: "op/kit",
-				Source: imageresolve.SourceOptions, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldPlatformName, Value: "op/kit", Layer: v1alpha1.LayerDefaults,
+				Path: "defaults.platformName", Author: failure.AuthorOperator, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
 			name:    "a tag longer than 128 characters blames the longer version",
 			opts:    operator(),
 			cluster: &v1alpha1.ImageSpec{PlatformVersion: strings.Repeat("1", 120)},
-			want: []failure{{
-				Field: imageresolve.FieldPlatformVersion, Value: strings.Repeat("1", 120),
-				Source: imageresolve.SourceCluster, Cause: imageresolve.ErrInvalidReference,
+			want: []failed{{
+				Field: imageresolve.FieldPlatformVersion, Value: strings.Repeat("1", 120), Layer: v1alpha1.LayerCluster,
+				Path: "spec.image.platformVersion", Author: failure.AuthorUser, Cause: imageresolve.ErrInvalidReference,
 			}},
 		},
 		{
 			name: "an unknown pull policy fails on every path, naming its layer",
 			opts: imageresolve.Options{},
-			role: &v1alpha1.ImageSpec{Custom: "example.com/own:1", PullPolicy: ptr.To(corev1.PullPolicy("Sometimes"))},
-			want: []failure{{
-				Field: imageresolve.FieldPullPolicy, Value: "Sometimes",
-				Source: imageresolve.SourceRole, Cause: imageresolve.ErrInvalidPullPolicy,
+			decl: &v1alpha1.ImageSpec{Custom: "example.com/own:1", PullPolicy: ptr.To(corev1.PullPolicy("Sometimes"))},
+			want: []failed{{
+				Field: imageresolve.FieldPullPolicy, Value: "Sometimes", Layer: v1alpha1.LayerDeclaration,
+				Path: "roles[coordinator].image.pullPolicy", Author: failure.AuthorOperator, Cause: imageresolve.ErrInvalidPullPolicy,
 			}},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := imageresolve.Resolve(tc.opts, tc.cluster, tc.role)
+			got, err := resolve(tc.opts, tc.decl, tc.cluster)
 			require.Error(t, err)
 			if diff := cmp.Diff(tc.want, failures(t, err), cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
 				t.Errorf("failures (-want +got):\n%s", diff)
@@ -184,13 +189,13 @@ func TestValidationErrorMessages(t *testing.T) {
 			opts: imageresolve.Options{ProductName: "trino", PlatformName: "opkit", Defaults: v1alpha1.ImageSpec{
 				Repo: "quay.io/opkit", ProductVersion: "476", PlatformVersion: "N/A",
 			}},
-			want: `spec.image.platformVersion "N/A" (from the operator's defaults, not the cluster resource): ` +
+			want: `defaults.image.platformVersion "N/A" (from the operator's defaults, not the cluster resource; spec.image.platformVersion overrides it): ` +
 				`invalid image reference: tag "476-opkitN/A": invalid tag format: a tag must match [A-Za-z0-9_][A-Za-z0-9._-]{0,127}`,
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := imageresolve.Resolve(tc.opts, nil, nil)
+			_, err := resolve(tc.opts, nil, nil)
 			require.Error(t, err)
 			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
@@ -201,7 +206,7 @@ func TestValidationErrorMessages(t *testing.T) {
 
 func TestValidationErrorWrapsTheParserError(t *testing.T) {
 	opts := operator()
-	_, err := imageresolve.Resolve(opts, &v1alpha1.ImageSpec{PlatformVersion: "N/A"}, nil)
+	_, err := resolve(opts, nil, &v1alpha1.ImageSpec{PlatformVersion: "N/A"})
 	require.Error(t, err)
 	if !errors.Is(err, reference.ErrTagInvalidFormat) {
 		t.Errorf("errors.Is(err, reference.ErrTagInvalidFormat) = false for %v", err)
@@ -213,4 +218,15 @@ func TestValidationErrorWrapsTheParserError(t *testing.T) {
 	if ve.Unwrap() != ve.Err {
 		t.Errorf("Unwrap does not return Err")
 	}
+}
+
+func TestResolveRequiresTheRoleNameOfADeclaration(t *testing.T) {
+	got, err := imageresolve.Resolve(operator(), imageresolve.Layers{Declaration: &v1alpha1.ImageSpec{Repo: "quay.io/x"}})
+	require.ErrorIs(t, err, failure.ErrInvalid)
+	require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
+	require.Equal(t, "imageresolve.Layers.RoleName", failure.FieldOf(err))
+	require.Equal(t, imageresolve.Resolved{}, got)
+
+	_, err = imageresolve.Resolve(operator(), imageresolve.Layers{Cluster: &v1alpha1.ImageSpec{ProductVersion: "477"}})
+	require.NoError(t, err, "without a declaration no role name is needed")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/imageresolve"
 )
 
@@ -21,10 +22,11 @@ func ExampleResolve() {
 			PlatformVersion: "0.2.0",
 		},
 	}
-	cluster := &v1alpha1.ImageSpec{ProductVersion: "477"}
-	role := &v1alpha1.ImageSpec{PullSecretName: "registry"}
-
-	img, err := imageresolve.Resolve(opts, cluster, role)
+	img, err := imageresolve.Resolve(opts, imageresolve.Layers{
+		RoleName:    "coordinator",
+		Declaration: &v1alpha1.ImageSpec{PullSecretName: "registry"},
+		Cluster:     &v1alpha1.ImageSpec{ProductVersion: "477"},
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,9 +38,31 @@ func ExampleResolve() {
 	// IfNotPresent registry 477
 }
 
+// A role declaration may pin its own image with custom, but a user who
+// states any image field in spec.image wins: the declaration's reference is
+// then not used, and the version label describes the image that is.
+func ExampleResolve_declaredCustom() {
+	opts := imageresolve.Options{
+		ProductName:  "trino",
+		PlatformName: "opkit",
+		Defaults:     v1alpha1.ImageSpec{Repo: "quay.io/opkit", ProductVersion: "476", PlatformVersion: "0.2.0"},
+	}
+	worker := &v1alpha1.ImageSpec{Custom: "quay.io/opkit/trino-worker:476", ProductVersion: "476"}
+
+	pinned, _ := imageresolve.Resolve(opts, imageresolve.Layers{RoleName: "worker", Declaration: worker})
+	fmt.Println(pinned.Reference, pinned.ProductVersion)
+
+	upgraded, _ := imageresolve.Resolve(opts, imageresolve.Layers{
+		RoleName: "worker", Declaration: worker, Cluster: &v1alpha1.ImageSpec{ProductVersion: "477"},
+	})
+	fmt.Println(upgraded.Reference, upgraded.ProductVersion)
+	// Output:
+	// quay.io/opkit/trino-worker:476 476
+	// quay.io/opkit/trino:477-opkit0.2.0 477
+}
+
 // A development build whose platform version is "N/A" fails here, naming
-// the field and where the value came from, rather than on a pod as
-// InvalidImageName.
+// the field and whose it is, rather than on a pod as InvalidImageName.
 func ExampleValidationError() {
 	opts := imageresolve.Options{
 		ProductName:  "trino",
@@ -49,12 +73,14 @@ func ExampleValidationError() {
 			PlatformVersion: "N/A",
 		},
 	}
-	_, err := imageresolve.Resolve(opts, nil, nil)
+	_, err := imageresolve.Resolve(opts, imageresolve.Layers{})
 
+	fmt.Println(failure.ClassOf(err), failure.AuthorOf(err), failure.FieldOf(err))
 	var invalid *imageresolve.ValidationError
 	if errors.As(err, &invalid) {
-		fmt.Println(invalid.Field, invalid.Source)
+		fmt.Println(invalid.Layer, invalid.Value)
 	}
 	// Output:
-	// spec.image.platformVersion the operator's defaults
+	// invalid operator defaults.image.platformVersion
+	// defaults N/A
 }

@@ -4,9 +4,11 @@ import (
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 )
 
-// Options is what the operator contributes to resolution. It is usually set
-// once, when the reconciler is configured, and read on every resolution so
-// that a new operator build's defaults take effect on the next pass.
+// Options is what the operator contributes to resolution: the lowest layer,
+// v1alpha1.LayerDefaults. It is usually set once, when the reconciler
+// is configured, and read on every resolution so that a new operator build's
+// defaults take effect on the next pass. The zero value resolves nothing but
+// a custom reference, the pull policy and the pull secret.
 type Options struct {
 	// ProductName is the last path segment of the image repository
 	// ("<repo>/<ProductName>:<tag>"). Empty means the operator resolves its
@@ -20,57 +22,83 @@ type Options struct {
 	// platformVersion is read.
 	PlatformName string
 
-	// Defaults is the lowest layer, the operator's own image: typically the
-	// repository, the product version it was tested with and the platform
-	// version it was built with. Its zero value contributes nothing.
+	// Defaults is the operator's own image: typically the repository, the
+	// product version it was tested with and the platform version it was
+	// built with. Its zero value contributes nothing.
 	Defaults v1alpha1.ImageSpec
 }
 
-// Source names the layer a value came from.
-type Source int
-
-const (
-	// SourceNone means no layer stated the value.
-	SourceNone Source = iota
-	// SourceCluster is the cluster resource's spec.image.
-	SourceCluster
-	// SourceRole is the role declaration's image.
-	SourceRole
-	// SourceDefaults is Options.Defaults, the operator's own defaults.
-	SourceDefaults
-	// SourceOptions is another field of Options (ProductName, PlatformName).
-	SourceOptions
-)
-
-// String describes the source for messages.
-func (s Source) String() string {
-	switch s {
-	case SourceCluster:
-		return "the cluster resource's spec.image"
-	case SourceRole:
-		return "the role declaration's image"
-	case SourceDefaults:
-		return "the operator's defaults"
-	case SourceOptions:
-		return "the operator's image options"
-	default:
-		return "no layer"
-	}
+// Layers are the image layers above Options.Defaults. Resolve folds them
+// lowest precedence first: Options.Defaults, then Declaration, then
+// Cluster. The zero value states nothing.
+type Layers struct {
+	// RoleName is the role whose declaration Declaration is; it names the
+	// declaration's fields in errors ("roles[<RoleName>].image.repo") and is
+	// required when Declaration is set.
+	RoleName string
+	// Declaration is the image the operator declares for the role
+	// (v1alpha1.LayerDeclaration); nil when it declares none.
+	Declaration *v1alpha1.ImageSpec
+	// Cluster is the cluster resource's spec.image
+	// (v1alpha1.LayerCluster), the user's; nil when unset. The
+	// highest layer.
+	Cluster *v1alpha1.ImageSpec
 }
 
-// layers holds the three image layers, highest precedence first, in the
-// order of their Source values.
-type layers [3]*v1alpha1.ImageSpec
+// stated is one layer's image.
+type stated struct {
+	layer v1alpha1.Layer
+	spec  *v1alpha1.ImageSpec
+}
 
-// str returns the first non-empty value of a string field and its source.
-func (l *layers) str(field func(*v1alpha1.ImageSpec) string) (string, Source) {
-	for i, spec := range l {
-		if spec == nil {
-			continue
-		}
-		if v := field(spec); v != "" {
-			return v, Source(i + 1) // SourceCluster, SourceRole, SourceDefaults
+// stack holds the stated image layers in the order they are consulted,
+// highest precedence first. It is an array, not a slice, so a resolution
+// allocates nothing for it.
+type stack struct {
+	layers [3]stated
+	n      int
+}
+
+// newStack stacks the stated layers, the highest on top: the cluster, the
+// declaration, the defaults.
+func newStack(opts *Options, in Layers) stack {
+	var s stack
+	for _, l := range [3]stated{
+		{v1alpha1.LayerCluster, in.Cluster},
+		{v1alpha1.LayerDeclaration, in.Declaration},
+		{v1alpha1.LayerDefaults, &opts.Defaults},
+	} {
+		if l.spec != nil {
+			s.layers[s.n] = l
+			s.n++
 		}
 	}
-	return "", SourceNone
+	return s
+}
+
+// highestFirst returns the stated layers, highest precedence first.
+func (s *stack) highestFirst() []stated { return s.layers[:s.n] }
+
+// str returns the value of a string field from the highest layer stating
+// it (non-empty), with that layer; the zero value when none does.
+func (s *stack) str(field func(*v1alpha1.ImageSpec) string) value {
+	for _, l := range s.highestFirst() {
+		if v := field(l.spec); v != "" {
+			return value{v: v, layer: l.layer}
+		}
+	}
+	return value{}
+}
+
+// decider returns the highest layer that names the image: one stating
+// custom, repo, productVersion or (when the operator names a platform)
+// platformVersion. The pull policy and the pull secret do not name it.
+func (s *stack) decider(opts *Options) (stated, bool) {
+	for _, l := range s.highestFirst() {
+		if l.spec.Custom != "" || l.spec.Repo != "" || l.spec.ProductVersion != "" ||
+			(opts.PlatformName != "" && l.spec.PlatformVersion != "") {
+			return l, true
+		}
+	}
+	return stated{}, false
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/distribution/reference"
+
+	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 )
 
 // tagGrammar is the tag grammar, quoted in messages so the user knows what
@@ -12,12 +14,14 @@ const tagGrammar = "[A-Za-z0-9_][A-Za-z0-9._-]{0,127}"
 
 // value is a folded field and the layer it came from.
 type value struct {
-	v   string
-	src Source
+	v     string
+	layer v1alpha1.Layer
 }
 
-// parts are the folded fields a reference is assembled from.
+// parts are the folded fields a reference is assembled from, and the role
+// whose declaration was read.
 type parts struct {
+	role                                  string
 	repo, productVersion, platformVersion value
 }
 
@@ -42,17 +46,17 @@ func assemble(opts Options, in parts) (string, error) {
 		// The product name is the operator's constant; blame it only when it
 		// is itself no valid path, otherwise blame the repository.
 		if _, perr := parseName(opts.ProductName); perr != nil {
-			return "", invalid(FieldProductName, value{opts.ProductName, SourceOptions}, "repository %q", name, err)
+			return "", in.invalid(FieldProductName, value{opts.ProductName, v1alpha1.LayerDefaults}, fmt.Errorf("repository %q: %w", name, err))
 		}
-		return "", invalid(FieldRepo, in.repo, "repository %q", name, err)
+		return "", in.invalid(FieldRepo, in.repo, fmt.Errorf("repository %q: %w", name, err))
 	}
 	if _, err := reference.WithTag(named, tag); err != nil {
 		field, v := blameTag(named, opts, in)
-		return "", invalid(field, v, "tag %q", tag, fmt.Errorf("%w: a tag must match %s", err, tagGrammar))
+		return "", in.invalid(field, v, fmt.Errorf("tag %q: %w: a tag must match %s", tag, err, tagGrammar))
 	}
 	// Both parts are legal on their own; the grammar has no rule that could
 	// still refuse the whole, but say so if a future parser does.
-	return "", invalid(FieldRepo, in.repo, "reference %q", ref, reference.ErrReferenceInvalidFormat)
+	return "", in.invalid(FieldRepo, in.repo, fmt.Errorf("reference %q: %w", ref, reference.ErrReferenceInvalidFormat))
 }
 
 // isExactly reports whether ref is name:tag and nothing else, so a repo
@@ -93,7 +97,7 @@ func blameTag(named reference.Named, opts Options, in parts) (string, value) {
 	case !legal(in.productVersion.v):
 		return FieldProductVersion, in.productVersion
 	case opts.PlatformName != "" && !legal("x"+opts.PlatformName):
-		return FieldPlatformName, value{opts.PlatformName, SourceOptions}
+		return FieldPlatformName, value{opts.PlatformName, v1alpha1.LayerDefaults}
 	case opts.PlatformName != "" && !legal("x"+in.platformVersion.v):
 		return FieldPlatformVersion, in.platformVersion
 	case len(in.platformVersion.v) > len(in.productVersion.v):
@@ -104,12 +108,13 @@ func blameTag(named reference.Named, opts Options, in parts) (string, value) {
 }
 
 // invalid builds the ValidationError for a field whose value breaks the
-// named part of the reference.
-func invalid(field string, v value, partFormat, part string, cause error) *ValidationError {
+// reference; cause names the broken part.
+func (in parts) invalid(field string, v value, cause error) *ValidationError {
 	return &ValidationError{
-		Field:  field,
-		Value:  v.v,
-		Source: v.src,
-		Err:    fmt.Errorf("%w: "+partFormat+": %w", ErrInvalidReference, part, cause),
+		Field:    field,
+		Value:    v.v,
+		Layer:    v.layer,
+		RoleName: in.role,
+		Err:      fmt.Errorf("%w: %w", ErrInvalidReference, cause),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 )
 
 // DefaultPullPolicy is the pull policy when no layer states one.
@@ -28,11 +29,14 @@ type Resolved struct {
 	// belongs to where the image lives rather than to how it is named.
 	PullSecretName string
 
-	// ProductVersion is the folded product version, the value of the
-	// app.kubernetes.io/version label. It is empty when
-	// Options.ProductName is empty, when no layer states a version, or when
-	// the version is not a legal label value (a legal tag may be too long
-	// for a label; that must cost the label, not the resources).
+	// ProductVersion is the version of the image in Reference, the value of
+	// the app.kubernetes.io/version label. For an assembled reference it is
+	// the folded product version, the start of the tag; for a custom
+	// reference it is the productVersion stated beside custom in the same
+	// layer, and empty when that layer states none. It is also empty when
+	// Options.ProductName is empty, and when the version is not a legal label
+	// value (a legal tag may be too long for a label; that must cost the
+	// label, not the resources).
 	ProductVersion string
 }
 
@@ -45,85 +49,110 @@ func (r Resolved) ImagePullSecrets() []corev1.LocalObjectReference {
 	return []corev1.LocalObjectReference{{Name: r.PullSecretName}}
 }
 
-// Resolve folds the cluster resource's image, the role declaration's image
-// and opts.Defaults per field, in that order of precedence, and returns the
-// image to run. cluster and role may be nil.
+// Resolve folds the image layers lowest precedence first (opts.Defaults,
+// then in.Declaration, then in.Cluster) and returns the image to run.
 //
-// A folded custom reference is returned verbatim, unvalidated: it is the
-// user's own reference. Otherwise, when opts.ProductName is set, the
-// reference is assembled from repo, product name and tag and validated;
-// every missing field and the first invalid one are returned as
-// *ValidationError values (joined with errors.Join). On error the Resolved
-// is the zero value.
-func Resolve(opts Options, cluster, role *v1alpha1.ImageSpec) (Resolved, error) {
-	l := layers{cluster, role, &opts.Defaults}
-
-	policy, err := l.pullPolicy()
+// The pull policy and the pull secret fold per field on every path. The
+// image itself is decided by the highest layer that names it, that is
+// states custom, repo, productVersion or (with opts.PlatformName set)
+// platformVersion:
+//
+//   - when that layer states custom, the custom reference is used verbatim
+//     and unvalidated, and the version is the productVersion that layer
+//     states beside it (none if it states none);
+//   - otherwise the reference is assembled from repo, opts.ProductName and
+//     the tag, each field folded per field over all layers, and validated.
+//     A custom reference in a lower layer is not used: a user who states
+//     any image field in spec.image is never overruled by a reference the
+//     operator declared, and the version always describes the image used.
+//
+// Every missing field and the first invalid one are returned as
+// *ValidationError values (joined with errors.Join); a Declaration without
+// in.RoleName is a *failure.InvalidError blamed on the operator. On error
+// the Resolved is the zero value. With opts.ProductName empty only custom
+// is read (the highest one), and that path never fails on the image.
+func Resolve(opts Options, in Layers) (Resolved, error) {
+	if in.Declaration != nil && in.RoleName == "" {
+		return Resolved{}, failure.Invalid(failure.AuthorOperator, "imageresolve.Layers.RoleName",
+			"the role name is required to name the fields of the role declaration's image")
+	}
+	s := newStack(&opts, in)
+	policy, err := s.pullPolicy(in.RoleName)
 	if err != nil {
 		return Resolved{}, err
 	}
-	secret, _ := l.str(func(s *v1alpha1.ImageSpec) string { return s.PullSecretName })
-	out := Resolved{PullPolicy: policy, PullSecretName: secret}
-
-	custom, _ := l.str(func(s *v1alpha1.ImageSpec) string { return s.Custom })
+	out := Resolved{
+		PullPolicy:     policy,
+		PullSecretName: s.str(func(i *v1alpha1.ImageSpec) string { return i.PullSecretName }).v,
+	}
 	if opts.ProductName == "" {
-		out.Reference = custom
+		out.Reference = s.str(func(i *v1alpha1.ImageSpec) string { return i.Custom }).v
+		return out, nil
+	}
+	if decider, ok := s.decider(&opts); ok && decider.spec.Custom != "" {
+		out.Reference = decider.spec.Custom
+		out.ProductVersion = labelValue(decider.spec.ProductVersion)
 		return out, nil
 	}
 
-	version, versionSource := l.str(func(s *v1alpha1.ImageSpec) string { return s.ProductVersion })
-	if len(validation.IsValidLabelValue(version)) == 0 {
-		out.ProductVersion = version
-	}
-	if custom != "" {
-		out.Reference = custom
-		return out, nil
-	}
-
-	repo, repoSource := l.str(func(s *v1alpha1.ImageSpec) string { return s.Repo })
-	in := parts{
-		repo:           value{repo, repoSource},
-		productVersion: value{version, versionSource},
-	}
-	var missing []error
-	if repo == "" {
-		missing = append(missing, &ValidationError{Field: FieldRepo, Err: ErrMissingField})
-	}
-	if version == "" {
-		missing = append(missing, &ValidationError{Field: FieldProductVersion, Err: ErrMissingField})
+	named := parts{
+		role:           in.RoleName,
+		repo:           s.str(func(i *v1alpha1.ImageSpec) string { return i.Repo }),
+		productVersion: s.str(func(i *v1alpha1.ImageSpec) string { return i.ProductVersion }),
 	}
 	if opts.PlatformName != "" {
-		v, src := l.str(func(s *v1alpha1.ImageSpec) string { return s.PlatformVersion })
-		if v == "" {
-			missing = append(missing, &ValidationError{Field: FieldPlatformVersion, Err: ErrMissingField})
-		}
-		in.platformVersion = value{v, src}
+		named.platformVersion = s.str(func(i *v1alpha1.ImageSpec) string { return i.PlatformVersion })
 	}
-	if len(missing) > 0 {
-		return Resolved{}, errors.Join(missing...)
+	if err := missing(opts, named); err != nil {
+		return Resolved{}, err
 	}
-
-	ref, err := assemble(opts, in)
+	ref, err := assemble(opts, named)
 	if err != nil {
 		return Resolved{}, err
 	}
 	out.Reference = ref
+	out.ProductVersion = labelValue(named.productVersion.v)
 	return out, nil
+}
+
+// missing reports every field the assembled reference needs and no layer
+// states.
+func missing(opts Options, in parts) error {
+	var errs []error
+	if in.repo.v == "" {
+		errs = append(errs, &ValidationError{Field: FieldRepo, Err: ErrMissingField})
+	}
+	if in.productVersion.v == "" {
+		errs = append(errs, &ValidationError{Field: FieldProductVersion, Err: ErrMissingField})
+	}
+	if opts.PlatformName != "" && in.platformVersion.v == "" {
+		errs = append(errs, &ValidationError{Field: FieldPlatformVersion, Err: ErrMissingField})
+	}
+	return errors.Join(errs...)
+}
+
+// labelValue returns v when it is a legal label value, "" otherwise.
+func labelValue(v string) string {
+	if len(validation.IsValidLabelValue(v)) != 0 {
+		return ""
+	}
+	return v
 }
 
 // pullPolicy folds the pull policy and checks it is one Kubernetes knows.
 // The CRD's enum guards the cluster layer; the other layers are code.
-func (l *layers) pullPolicy() (corev1.PullPolicy, error) {
-	for i, spec := range l {
-		if spec == nil || spec.PullPolicy == nil || *spec.PullPolicy == "" {
+func (s *stack) pullPolicy(role string) (corev1.PullPolicy, error) {
+	for _, l := range s.highestFirst() {
+		p := l.spec.PullPolicy
+		if p == nil || *p == "" {
 			continue
 		}
-		switch p := *spec.PullPolicy; p {
+		switch *p {
 		case corev1.PullAlways, corev1.PullNever, corev1.PullIfNotPresent:
-			return p, nil
+			return *p, nil
 		default:
 			return "", &ValidationError{
-				Field: FieldPullPolicy, Value: string(p), Source: Source(i + 1), Err: ErrInvalidPullPolicy,
+				Field: FieldPullPolicy, Value: string(*p), Layer: l.layer, RoleName: role, Err: ErrInvalidPullPolicy,
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
-	"github.com/opkit-dev/opkit/imageresolve"
 )
 
 func BenchmarkResolve(b *testing.B) {
@@ -21,7 +20,7 @@ func BenchmarkResolve(b *testing.B) {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := imageresolve.Resolve(opts, bm.cluster, role); err != nil {
+				if _, err := resolve(opts, role, bm.cluster); err != nil {
 					b.Fatal(err)
 				}
 			}

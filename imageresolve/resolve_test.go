@@ -12,6 +12,12 @@ import (
 	"github.com/opkit-dev/opkit/imageresolve"
 )
 
+// resolve resolves the image of role "coordinator" from its declaration's
+// image and the cluster's.
+func resolve(opts imageresolve.Options, declaration, cluster *v1alpha1.ImageSpec) (imageresolve.Resolved, error) {
+	return imageresolve.Resolve(opts, imageresolve.Layers{RoleName: "coordinator", Declaration: declaration, Cluster: cluster})
+}
+
 // operator returns the options of an operator with a full set of defaults.
 func operator() imageresolve.Options {
 	return imageresolve.Options{
@@ -29,8 +35,8 @@ func TestResolve(t *testing.T) {
 	tests := []struct {
 		name    string
 		opts    imageresolve.Options
+		decl    *v1alpha1.ImageSpec // the role declaration's image
 		cluster *v1alpha1.ImageSpec
-		role    *v1alpha1.ImageSpec
 		want    imageresolve.Resolved
 	}{
 		{
@@ -53,10 +59,10 @@ func TestResolve(t *testing.T) {
 			},
 		},
 		{
-			name:    "each field folds separately: cluster over role over defaults",
+			name:    "each field folds separately: cluster over declaration over defaults",
 			opts:    operator(),
+			decl:    &v1alpha1.ImageSpec{Repo: "quay.io/role", ProductVersion: "470", PlatformVersion: "0.1.0"},
 			cluster: &v1alpha1.ImageSpec{Repo: "mirror.example.com/opkit"},
-			role:    &v1alpha1.ImageSpec{Repo: "quay.io/role", ProductVersion: "470", PlatformVersion: "0.1.0"},
 			want: imageresolve.Resolved{
 				Reference:      "mirror.example.com/opkit/trino:470-opkit0.1.0",
 				PullPolicy:     corev1.PullIfNotPresent,
@@ -86,48 +92,6 @@ func TestResolve(t *testing.T) {
 			},
 		},
 		{
-			name:    "a cluster's custom reference wins verbatim over every structured field",
-			opts:    operator(),
-			cluster: &v1alpha1.ImageSpec{Custom: "mirror.example.com/trino@sha256:" + strings.Repeat("a", 64), Repo: "ignored.example.com"},
-			role:    &v1alpha1.ImageSpec{Repo: "quay.io/role"},
-			want: imageresolve.Resolved{
-				Reference:      "mirror.example.com/trino@sha256:" + strings.Repeat("a", 64),
-				PullPolicy:     corev1.PullIfNotPresent,
-				ProductVersion: "476",
-			},
-		},
-		{
-			name:    "a custom reference is not validated",
-			opts:    operator(),
-			cluster: &v1alpha1.ImageSpec{Custom: "Not A Reference"},
-			want: imageresolve.Resolved{
-				Reference:      "Not A Reference",
-				PullPolicy:     corev1.PullIfNotPresent,
-				ProductVersion: "476",
-			},
-		},
-		{
-			name:    "the cluster's custom reference beats the role's",
-			opts:    operator(),
-			cluster: &v1alpha1.ImageSpec{Custom: "airgap.example.com/trino:476"},
-			role:    &v1alpha1.ImageSpec{Custom: "quay.io/opkit/trino-worker:476"},
-			want: imageresolve.Resolved{
-				Reference:      "airgap.example.com/trino:476",
-				PullPolicy:     corev1.PullIfNotPresent,
-				ProductVersion: "476",
-			},
-		},
-		{
-			name: "a role's custom reference beats the defaults",
-			opts: operator(),
-			role: &v1alpha1.ImageSpec{Custom: "quay.io/opkit/trino-worker:476"},
-			want: imageresolve.Resolved{
-				Reference:      "quay.io/opkit/trino-worker:476",
-				PullPolicy:     corev1.PullIfNotPresent,
-				ProductVersion: "476",
-			},
-		},
-		{
 			name:    "the pull secret applies to an assembled reference",
 			opts:    operator(),
 			cluster: &v1alpha1.ImageSpec{PullSecretName: "registry"},
@@ -141,13 +105,12 @@ func TestResolve(t *testing.T) {
 		{
 			name:    "the pull secret applies to a custom reference",
 			opts:    operator(),
+			decl:    &v1alpha1.ImageSpec{PullSecretName: "role-registry"},
 			cluster: &v1alpha1.ImageSpec{Custom: "private.example.com/trino:476"},
-			role:    &v1alpha1.ImageSpec{PullSecretName: "role-registry"},
 			want: imageresolve.Resolved{
 				Reference:      "private.example.com/trino:476",
 				PullPolicy:     corev1.PullIfNotPresent,
 				PullSecretName: "role-registry",
-				ProductVersion: "476",
 			},
 		},
 		{
@@ -162,7 +125,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:    "the pull policy folds like the other fields",
 			opts:    imageresolve.Options{Defaults: v1alpha1.ImageSpec{PullPolicy: ptr.To(corev1.PullAlways)}},
-			role:    &v1alpha1.ImageSpec{PullPolicy: ptr.To(corev1.PullNever)},
+			decl:    &v1alpha1.ImageSpec{PullPolicy: ptr.To(corev1.PullNever)},
 			cluster: &v1alpha1.ImageSpec{},
 			want:    imageresolve.Resolved{PullPolicy: corev1.PullNever},
 		},
@@ -189,7 +152,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := imageresolve.Resolve(tc.opts, tc.cluster, tc.role)
+			got, err := resolve(tc.opts, tc.decl, tc.cluster)
 			if err != nil {
 				t.Fatalf("Resolve: %v", err)
 			}
@@ -206,11 +169,11 @@ func TestResolveLeavesItsInputsUnchangedAndIsRepeatable(t *testing.T) {
 	role := &v1alpha1.ImageSpec{Repo: "quay.io/role", PullSecretName: "s"}
 	wantOpts, wantCluster, wantRole := operator(), cluster.DeepCopy(), role.DeepCopy()
 
-	first, err := imageresolve.Resolve(opts, cluster, role)
+	first, err := resolve(opts, role, cluster)
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
-	second, err := imageresolve.Resolve(opts, cluster, role)
+	second, err := resolve(opts, role, cluster)
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
