@@ -34,8 +34,9 @@ type FieldError struct {
 	// Layer is where the field was written. Empty only for an error of
 	// DecodeAffinity called on its own, which knows no layer.
 	Layer commonsv1alpha1.Layer
-	// RoleName and RoleGroupName place the layer in the cluster resource.
-	RoleName      string
+	// RoleName is the role the layer belongs to.
+	RoleName string
+	// RoleGroupName is the role group, for the role group's layer.
 	RoleGroupName string
 	// Field is the dotted path of the field relative to the layer, for
 	// example "config.affinity.nodeAffinty" or
