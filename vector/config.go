@@ -2,12 +2,12 @@ package vector
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/productlogging"
 )
@@ -52,15 +52,22 @@ func ParseTransformName(p productlogging.Producer) string { return "parse_" + p.
 // adding namespace, cluster, role, roleGroup and pod (container is added by
 // the parse transform), and a vector sink to the aggregator. The same
 // options give the same bytes.
+//
+// Options are the operator's: the producers come from the role's
+// declaration and the address from AggregatorAddress, which has validated
+// the user's value already. So every problem is of class
+// failure.ErrInvalid, blamed on the operator.
 func RenderConfig(opts ConfigOptions) (string, error) {
 	if len(opts.Producers) == 0 {
-		return "", errors.New("vector config: no log producers")
+		return "", failure.Invalid(failure.AuthorOperator, "logProducers", "vector config: no log producers; Decide skips the agent for such a role")
 	}
 	if err := productlogging.ValidateProducers(opts.Producers); err != nil {
 		return "", fmt.Errorf("vector config: %w", err)
 	}
 	if err := ValidateAddress(opts.Aggregator); err != nil {
-		return "", fmt.Errorf("vector config: aggregator: %w", err)
+		verr := failure.Invalid(failure.AuthorOperator, "ConfigOptions.Aggregator", "vector config: take the address from AggregatorAddress")
+		verr.Err = err
+		return "", verr
 	}
 	producers := slices.Clone(opts.Producers)
 	slices.SortFunc(producers, func(a, b productlogging.Producer) int { return cmp.Compare(a.Container, b.Container) })

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/productlogging"
 	"github.com/opkit-dev/opkit/vector"
@@ -172,13 +173,14 @@ func TestRenderConfigRefusesBadInput(t *testing.T) {
 		opts vector.ConfigOptions
 		want string
 	}{
-		{name: "no producers", opts: vector.ConfigOptions{Aggregator: "a:1"}, want: "vector config: no log producers"},
+		{name: "no producers", opts: vector.ConfigOptions{Aggregator: "a:1"},
+			want: "logProducers: vector config: no log producers; Decide skips the agent for such a role"},
 		{name: "no aggregator", opts: vector.ConfigOptions{Producers: allFrameworks()},
-			want: `vector config: aggregator: "" is not a host:port address: missing port in address`},
+			want: `ConfigOptions.Aggregator: vector config: take the address from AggregatorAddress: "" is not a host:port address: missing port in address`},
 		{name: "two producers, one file", opts: vector.ConfigOptions{Aggregator: "a:1", Producers: []productlogging.Producer{
 			{Container: "a", Framework: productlogging.Python, LogFile: "x.log", LogDir: "/log"},
 			{Container: "b", Framework: productlogging.Python, LogFile: "x.log", LogDir: "/log"},
-		}}, want: `vector config: producers[1].logFile: container "b" would write /log/x.log, which producers[0] (container "a") already writes`},
+		}}, want: `vector config: logProducers[1].logFile: container "b" would write /log/x.log, which logProducers[0] (container "a") already writes`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -187,6 +189,8 @@ func TestRenderConfigRefusesBadInput(t *testing.T) {
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
+			require.ErrorIs(t, err, failure.ErrInvalid)
+			require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
 		})
 	}
 }

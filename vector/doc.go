@@ -1,23 +1,28 @@
 // Package vector runs the Vector log agent beside a role group's
-// containers and ships their log files to an aggregator.
+// containers and ships their log files to an aggregator. It is pure: it
+// declares what it needs from the cluster as data and never reads it.
 //
-// Four pieces, used in this order by a reconcile:
+// Used in this order by a reconcile:
 //
-//	d := vector.Decide(vector.GateInput{AggregatorConfigMap: cm, OwnsVectorConfig: owns, Logging: folded})
+//	d := vector.Decide(vector.GateInput{AggregatorConfigMap: name, OwnsVectorConfig: owns, Producers: ps, Logging: folded})
 //	if d.Warn { recorder.Event(cr, "Warning", vector.SkippedEventReason, d.Reason) }
 //	opts := d.LoggingOptions() // productlogging.Render gets a file appender only when collected
 //	if d.Render {
-//		addr, err := vector.DiscoverAggregator(ctx, reader, ns, cm)
+//		req := vector.AggregatorRequirement(scope, name) // read it: cm, or nil when absent
+//		addr, err := vector.AggregatorAddress(req, cm)
 //		yaml, err := vector.RenderConfig(vector.ConfigOptions{Producers: ps, Aggregator: addr, Scope: scope})
 //		// put yaml under vector.ConfigFileName in the role group's ConfigMap
 //	}
 //	if d.Inject {
 //		p, err := vector.NewProvider(vector.ProviderOptions{Producers: ps, LogVolumeSize: size})
-//		err = manager.Register(p) // on the build's sidecar.Manager clone
+//		plan, err := registry.Plan(sidecar.PlanOptions{ProductImage: image, Extra: []sidecar.Provider{p}})
 //	}
 //
-// Decide is the single gating rule: the agent runs only when something
-// supplies vector.yaml and the user enabled it, and the same answer decides
-// whether the products write log files at all, so no appender ever writes
-// to a directory that no volume backs.
+// Decide is the single gating rule: the agent runs only when the user
+// enabled it, the role declares log producers and something supplies
+// vector.yaml; the same answer decides whether the products write log files
+// at all, so no appender ever writes to a directory that no volume backs.
+// Every error reports its class through package failure: a discovery
+// ConfigMap the user named that is missing or wrong is invalid input naming
+// spec.vectorAggregatorConfigMapName; bad options are the operator's.
 package vector

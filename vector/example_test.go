@@ -3,6 +3,9 @@ package vector_test
 import (
 	"fmt"
 
+	"k8s.io/utils/ptr"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/productlogging"
 	"github.com/opkit-dev/opkit/vector"
@@ -75,10 +78,18 @@ func ExampleRenderConfig() {
 // Decide is asked once per role group; its answer gates the provider and
 // the file appenders alike.
 func ExampleDecide() {
-	d := vector.Decide(vector.GateInput{OwnsVectorConfig: false, AggregatorConfigMap: ""})
+	enabled := &commonsv1alpha1.LoggingSpec{EnableVectorAgent: ptr.To(true)}
+	producers := []productlogging.Producer{{Container: "trino", Framework: productlogging.Logback}}
+
+	d := vector.Decide(vector.GateInput{AggregatorConfigMap: "vector-aggregator", Producers: producers, Logging: enabled})
+	fmt.Println(d.Inject, d.Render, d.Warn, d.LoggingOptions().CollectFiles)
+
+	// A role without log producers: skipped, no warning, the reason said.
+	d = vector.Decide(vector.GateInput{AggregatorConfigMap: "vector-aggregator", Logging: enabled})
 	fmt.Println(d.Inject, d.Warn, d.LoggingOptions().CollectFiles)
 	fmt.Println(d.Reason)
 	// Output:
+	// true true false true
 	// false false false
-	// logging.enableVectorAgent is not true
+	// logging.enableVectorAgent is true, but the role declares no log producers, so there are no log files to collect; logs go to the console only
 }

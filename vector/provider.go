@@ -2,8 +2,6 @@ package vector
 
 import (
 	"cmp"
-	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"path"
@@ -12,8 +10,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/productlogging"
 	"github.com/opkit-dev/opkit/sidecar"
 )
@@ -54,8 +53,8 @@ type ProviderOptions struct {
 	// ConfigMapName is the ConfigMap holding vector.yaml; empty means the
 	// role group's own ConfigMap.
 	ConfigMapName string
-	// Image runs the agent; empty means the product image handed over by
-	// sidecar.Manager.SetProductImage (product images ship the agent).
+	// Image runs the agent; empty means the build's product image
+	// (sidecar.PlanOptions.ProductImage; product images ship the agent).
 	Image string
 	// Resources bounds the agent; empty means a request and limit of 100m
 	// CPU and 128Mi memory.
@@ -73,15 +72,19 @@ type Provider struct {
 var _ sidecar.ImageUser = &Provider{}
 
 // NewProvider validates opts, fills in defaults and returns the provider.
+// Options are the operator's (a role's declaration), so every problem is of
+// class failure.ErrInvalid, blamed on the operator: no producers (Decide
+// skips such a role), invalid producers (*productlogging.ProducerError) or
+// a negative log volume size.
 func NewProvider(opts ProviderOptions) (*Provider, error) {
 	if len(opts.Producers) == 0 {
-		return nil, errors.New("vector provider: no log producers")
+		return nil, failure.Invalid(failure.AuthorOperator, "logProducers", "vector provider: no log producers; Decide skips the agent for such a role")
 	}
 	if err := productlogging.ValidateProducers(opts.Producers); err != nil {
 		return nil, fmt.Errorf("vector provider: %w", err)
 	}
 	if opts.LogVolumeSize.Sign() < 0 {
-		return nil, fmt.Errorf("vector provider: log volume size %s is negative", opts.LogVolumeSize.String())
+		return nil, failure.Invalid(failure.AuthorOperator, "logVolumeSize", "vector provider: %s is negative", opts.LogVolumeSize.String())
 	}
 	if opts.LogVolumeSize.IsZero() {
 		opts.LogVolumeSize = DefaultLogVolumeSize(opts.Producers)
@@ -112,13 +115,16 @@ func (p *Provider) WithProductImage(image sidecar.ProductImage) sidecar.Provider
 	return &c
 }
 
-// Validate checks that the ConfigMap holding vector.yaml exists and has it.
-func (p *Provider) Validate(ctx context.Context, r client.Reader, t sidecar.Target) error {
-	return sidecar.RequireConfigMap(ctx, r, t.Scope.Namespace, p.configMap(t), "", ConfigFileName)
+// Requirements declares the ConfigMap holding vector.yaml: the role
+// group's own unless ProviderOptions.ConfigMapName names another, chosen by
+// the framework or the operator either way.
+func (p *Provider) Requirements(t builders.PodTarget) []sidecar.Requirement {
+	return []sidecar.Requirement{{Kind: sidecar.KindConfigMap, Namespace: t.Scope.Namespace, Name: p.configMap(t),
+		Keys: []string{ConfigFileName}, NamedBy: failure.AuthorOperator}}
 }
 
-func (p *Provider) configMap(t sidecar.Target) string {
-	return cmp.Or(p.opts.ConfigMapName, t.ConfigMapName())
+func (p *Provider) configMap(t builders.PodTarget) string {
+	return cmp.Or(p.opts.ConfigMapName, t.Scope.ResourceName())
 }
 
 // Sub-paths of the log volume: one tree mirrors the producers' log
@@ -132,7 +138,11 @@ const (
 // Inject adds the log volume, mounts each producer's log directory in its
 // container, and adds the agent container reading every directory at the
 // same path, so the paths in vector.yaml are the paths the producers write.
-func (p *Provider) Inject(spec *corev1.PodSpec, t sidecar.Target) error {
+// Injected before the pod overrides (see builders.PodInjector), these
+// mounts are framework mounts: a pod override mounting something else at a
+// log directory is a mount violation naming podOverrides, and a user can
+// override the agent's resources.
+func (p *Provider) Inject(spec *corev1.PodSpec, t builders.PodTarget) error {
 	image, policy := p.opts.Image, corev1.PullPolicy("")
 	if image == "" {
 		image, policy = p.image.Reference, p.image.PullPolicy
@@ -184,7 +194,7 @@ func (p *Provider) Inject(spec *corev1.PodSpec, t sidecar.Target) error {
 		m.ReadOnly = true
 		agent.VolumeMounts = append(agent.VolumeMounts, m)
 	}
-	sidecar.HardenContainer(&agent)
+	builders.HardenContainer(&agent, builders.Hardening{ReadOnlyRootFilesystem: true})
 	return sidecar.AddContainer(spec, agent)
 }
 

@@ -10,13 +10,24 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/productlogging"
 	"github.com/opkit-dev/opkit/sidecar"
 	"github.com/opkit-dev/opkit/vector"
 )
 
-var target = sidecar.Target{Scope: scope, MainContainer: "namenode"}
+var target = builders.PodTarget{Scope: scope, MainContainer: "namenode"}
+
+// plan returns a build's plan with the agent and the product image.
+func plan(t *testing.T, agent sidecar.Provider, image sidecar.ProductImage) *sidecar.Plan {
+	t.Helper()
+	reg, err := sidecar.NewRegistry()
+	require.NoError(t, err)
+	p, err := reg.Plan(sidecar.PlanOptions{ProductImage: image, Extra: []sidecar.Provider{agent}})
+	require.NoError(t, err)
+	return p
+}
 
 func TestProviderInjectsAgentLogVolumeAndMounts(t *testing.T) {
 	p, err := vector.NewProvider(vector.ProviderOptions{
@@ -28,11 +39,8 @@ func TestProviderInjectsAgentLogVolumeAndMounts(t *testing.T) {
 		LogVolumeSize: resource.MustParse("50Mi"),
 	})
 	require.NoError(t, err)
-	m := sidecar.NewManager()
-	require.NoError(t, m.Register(p))
-	m.SetProductImage(sidecar.ProductImage{Reference: "hdfs:3.4", PullPolicy: corev1.PullAlways})
 	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "namenode"}, {Name: "zkfc"}, {Name: "probe"}}}
-	require.NoError(t, m.Inject(spec, target))
+	require.NoError(t, plan(t, p, sidecar.ProductImage{Reference: "hdfs:3.4", PullPolicy: corev1.PullAlways}).Inject(spec, target))
 
 	logs := func(dir, sub string, ro bool) corev1.VolumeMount {
 		return corev1.VolumeMount{Name: "log", MountPath: dir, SubPath: sub, ReadOnly: ro}
@@ -114,9 +122,7 @@ func TestProviderRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := vector.NewProvider(tt.opts)
 			require.NoError(t, err)
-			m := sidecar.NewManager()
-			require.NoError(t, m.Register(p))
-			err = m.Inject(&tt.spec, target)
+			err = plan(t, p, sidecar.ProductImage{}).Inject(&tt.spec, target)
 			require.Error(t, err)
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
@@ -131,12 +137,12 @@ func TestNewProviderRefusesBadOptions(t *testing.T) {
 		opts vector.ProviderOptions
 		want string
 	}{
-		{name: "no producers", want: "vector provider: no log producers"},
+		{name: "no producers", want: "logProducers: vector provider: no log producers; Decide skips the agent for such a role"},
 		{name: "one container twice", opts: vector.ProviderOptions{Producers: []productlogging.Producer{
 			{Container: "a", Framework: productlogging.Log4j}, {Container: "a", Framework: productlogging.Python}}},
-			want: `vector provider: producers[1].container: container "a" is already configured by producers[0]`},
+			want: `vector provider: logProducers[1].container: container "a" is already configured by logProducers[0]`},
 		{name: "negative size", opts: vector.ProviderOptions{Producers: []productlogging.Producer{{Container: "a", Framework: productlogging.Log4j}},
-			LogVolumeSize: resource.MustParse("-1Mi")}, want: "vector provider: log volume size -1Mi is negative"},
+			LogVolumeSize: resource.MustParse("-1Mi")}, want: "logVolumeSize: vector provider: -1Mi is negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +151,8 @@ func TestNewProviderRefusesBadOptions(t *testing.T) {
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
+			require.ErrorIs(t, err, failure.ErrInvalid)
+			require.Equal(t, failure.AuthorOperator, failure.AuthorOf(err))
 		})
 	}
 }
@@ -184,5 +192,28 @@ func TestAgentSeesEveryFileAtThePathItsConfigReads(t *testing.T) {
 		if diff := cmp.Diff(writer.SubPath, reader.SubPath); diff != "" {
 			t.Errorf("%s: writer and agent see different directories (-writer +agent):\n%s", include[0], diff)
 		}
+	}
+}
+
+func TestProviderRequiresTheConfigMapHoldingVectorYAML(t *testing.T) {
+	producers := []productlogging.Producer{{Container: "namenode", Framework: productlogging.Log4j2}}
+	tests := []struct {
+		name      string
+		configMap string
+		want      string
+	}{
+		{name: "the role group's own", want: "hdfs-namenode-default"},
+		{name: "one the operator names", configMap: "shared-vector", want: "shared-vector"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := vector.NewProvider(vector.ProviderOptions{Producers: producers, ConfigMapName: tt.configMap})
+			require.NoError(t, err)
+			want := []sidecar.Requirement{{Kind: sidecar.KindConfigMap, Namespace: "data", Name: tt.want,
+				Keys: []string{vector.ConfigFileName}, NamedBy: failure.AuthorOperator, Provider: vector.ProviderName}}
+			if diff := cmp.Diff(want, plan(t, p, sidecar.ProductImage{}).Requirements(target)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
