@@ -4,8 +4,10 @@ go 1.26.0
 
 require (
 	github.com/Masterminds/sprig/v3 v3.3.0
+	github.com/google/go-cmp v0.7.0
 	github.com/moby/patternmatcher v0.6.1
 	github.com/opkit-dev/opkit/api v0.0.0
+	github.com/stretchr/testify v1.12.1
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 	sigs.k8s.io/controller-runtime v0.25.2

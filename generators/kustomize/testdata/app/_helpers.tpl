@@ -1,0 +1,3 @@
+{{- define "app.greeting" -}}
+greeting={{ .Values.greeting | default "hello" }}
+{{- end -}}
