@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/sidecar"
 )
@@ -58,4 +59,28 @@ func ExampleRegistry() {
 	// jmx-exporter registry.example/kafka:3.9
 	// log-agent registry.example/kafka:3.9
 	// requires ConfigMap data/kafka-broker-default [jmx-exporter.yaml] for jmx-exporter
+}
+
+// Check judges an object the caller read (nil when there is none); the
+// error's class says what to do: a missing object the user named is
+// invalid input naming the field, one the framework writes is awaited.
+func ExampleRequirement_Check() {
+	userSecret := sidecar.Requirement{Kind: sidecar.KindSecret, Namespace: "data", Name: "creds", Keys: []string{"password"},
+		Field: "spec.credentialsSecret", NamedBy: failure.AuthorUser, Provider: "auth"}
+	ownConfigMap := sidecar.Requirement{Kind: sidecar.KindConfigMap, Namespace: "data", Name: "kafka-broker-default",
+		Keys: []string{"jmx-exporter.yaml"}, NamedBy: failure.AuthorOperator, Provider: "jmx-exporter"}
+
+	for _, err := range []error{
+		userSecret.Check(nil),
+		ownConfigMap.Check(nil),
+		ownConfigMap.Check(&corev1.ConfigMap{Data: map[string]string{"other": ""}}),
+		ownConfigMap.Check(&corev1.ConfigMap{Data: map[string]string{"jmx-exporter.yaml": "rules: []"}}),
+	} {
+		fmt.Println(failure.ClassOf(err), failure.AuthorOf(err), failure.Delay(err), err)
+	}
+	// Output:
+	// invalid user 0s spec.credentialsSecret: sidecar "auth" needs Secret data/creds, which does not exist
+	// requeue operator 5s sidecar "jmx-exporter" needs ConfigMap data/kafka-broker-default, which does not exist
+	// invalid operator 0s sidecar "jmx-exporter" needs ConfigMap data/kafka-broker-default to hold "jmx-exporter.yaml"
+	// other unknown 0s <nil>
 }

@@ -1,11 +1,14 @@
 package vector_test
 
 import (
+	"errors"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/productlogging"
 	"github.com/opkit-dev/opkit/vector"
@@ -92,4 +95,21 @@ func ExampleDecide() {
 	// true true false true
 	// false false false
 	// logging.enableVectorAgent is true, but the role declares no log producers, so there are no log files to collect; logs go to the console only
+}
+
+// The caller reads the discovery ConfigMap the requirement names (nil when
+// there is none); AggregatorAddress judges it.
+func ExampleAggregatorAddress() {
+	scope := builders.Scope{Namespace: "bi", Cluster: "superset"}
+	req := vector.AggregatorRequirement(scope, "vector-aggregator")
+	fmt.Println(req.Kind, req.Namespace+"/"+req.Name, req.Keys, req.Field)
+
+	addr, err := vector.AggregatorAddress(req, &corev1.ConfigMap{Data: map[string]string{"ADDRESS": "aggregator.logging.svc:6000"}})
+	fmt.Println(addr, err)
+	_, err = vector.AggregatorAddress(req, nil)
+	fmt.Println(errors.Is(err, vector.ErrConfigMapNotFound), failure.AuthorOf(err), failure.FieldOf(err))
+	// Output:
+	// ConfigMap bi/vector-aggregator [ADDRESS] spec.vectorAggregatorConfigMapName
+	// aggregator.logging.svc:6000 <nil>
+	// true user spec.vectorAggregatorConfigMapName
 }
