@@ -2,160 +2,207 @@ package servertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/rest"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/apicount"
 )
 
-const benchObjects = 1000
-
-// benchEnv is a namespace with benchObjects ConfigMaps to apply, a counted
-// client without client-side rate limiting, and a reconciler.
-type benchEnv struct {
-	ns      string
-	c       client.Client
-	counter *apicount.Counter
-	r       *apply.Reconciler
-	objects []client.Object
-	inv     inventory.Inventory
-}
-
-func newBenchEnv(b *testing.B, value string) *benchEnv {
-	b.Helper()
-	cp := env.Require(b)
-	e := &benchEnv{ns: testkit.Namespace(b, cp.Client), counter: apicount.New()}
-	cfg := rest.CopyConfig(cp.Config)
-	cfg.QPS, cfg.Burst = -1, 0 // measure the server, not client-go's limiter
-	cfg.Wrap(e.counter.WrapTransport)
-	var err error
-	e.c, err = client.New(cfg, client.Options{Scheme: cp.Client.Scheme()})
-	require.NoError(b, err)
-	e.r, err = apply.New(name, e.c, apply.Options{})
-	require.NoError(b, err)
-	e.objects = benchSet(e.ns, value)
-	return e
-}
-
-func (e *benchEnv) pass() apply.PassOptions {
-	return apply.PassOptions{Owner: apply.Owner{ID: "bench", DefaultNamespace: e.ns}}
-}
-
-func benchSet(ns, value string) []client.Object {
-	objects := make([]client.Object, benchObjects)
-	for i := range objects {
-		objects[i] = configMap(ns, fmt.Sprintf("cm-%04d", i), map[string]string{"v": value}, nil)
-	}
-	return objects
-}
-
-// measure runs step once and reports throughput and requests per object.
-func measure(b *testing.B, e *benchEnv, step func(ctx context.Context) error) {
-	b.Helper()
-	before := e.counter.Snapshot()
-	start := time.Now()
-	require.NoError(b, step(b.Context()))
-	elapsed := time.Since(start)
-	delta := e.counter.Snapshot().Sub(before)
-	b.ReportMetric(float64(benchObjects)/elapsed.Seconds(), "objects/s")
-	b.ReportMetric(float64(delta.Total())/benchObjects, "req/obj")
-	b.ReportMetric(float64(delta.Verb("get"))/benchObjects, "get/obj")
-	b.ReportMetric(float64(delta.Writes()), "writes/pass")
-}
-
-func (e *benchEnv) applyAll(ctx context.Context) error {
-	for {
-		res, err := e.r.Apply(ctx, &e.inv, e.objects, e.pass())
-		if err != nil || res.Done {
-			return err
-		}
-	}
-}
-
-func (e *benchEnv) deleteAll(ctx context.Context) error {
-	for {
-		res, err := e.r.Delete(ctx, &e.inv, e.pass())
-		if err != nil || res.Done {
-			return err
-		}
-	}
-}
-
-// naiveApply is the baseline: read every object, then create or update it.
-func (e *benchEnv) naiveApply(ctx context.Context) error {
-	for _, o := range e.objects {
-		want := o.DeepCopyObject().(*corev1.ConfigMap)
-		live := &corev1.ConfigMap{}
-		err := e.c.Get(ctx, client.ObjectKeyFromObject(want), live)
-		if client.IgnoreNotFound(err) != nil {
-			return err
-		}
-		if err != nil {
-			if err := e.c.Create(ctx, want); err != nil {
-				return err
-			}
-			continue
-		}
-		live.Data = want.Data
-		if err := e.c.Update(ctx, live); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (e *benchEnv) naiveDelete(ctx context.Context) error {
-	for _, o := range e.objects {
-		if err := client.IgnoreNotFound(e.c.Delete(ctx, o.DeepCopyObject().(client.Object))); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// BenchmarkApply1000 measures the reconciler and the naive baseline on the
-// same control plane, scenario by scenario.
-func BenchmarkApply1000(b *testing.B) {
-	scenarios := []struct {
-		name  string
-		setup func(e *benchEnv, ctx context.Context) error
-		run   func(e *benchEnv, ctx context.Context) error
-	}{
-		{"cold/reconciler", nil, (*benchEnv).applyAll},
-		{"cold/naive", nil, (*benchEnv).naiveApply},
-		{"noop/reconciler", (*benchEnv).applyAll, (*benchEnv).applyAll},
-		{"noop/naive", (*benchEnv).naiveApply, (*benchEnv).naiveApply},
-		{"one-change/reconciler", (*benchEnv).applyAll, func(e *benchEnv, ctx context.Context) error {
-			e.objects[benchObjects/2] = configMap(e.ns, fmt.Sprintf("cm-%04d", benchObjects/2), map[string]string{"v": "changed"}, nil)
-			return e.applyAll(ctx)
-		}},
-		{"one-change/naive", (*benchEnv).naiveApply, func(e *benchEnv, ctx context.Context) error {
-			e.objects[benchObjects/2] = configMap(e.ns, fmt.Sprintf("cm-%04d", benchObjects/2), map[string]string{"v": "changed"}, nil)
-			return e.naiveApply(ctx)
-		}},
-		{"delete/reconciler", (*benchEnv).applyAll, (*benchEnv).deleteAll},
-		{"delete/naive", (*benchEnv).naiveApply, (*benchEnv).naiveDelete},
-	}
-	for _, s := range scenarios {
-		b.Run(s.name, func(b *testing.B) {
-			for b.Loop() {
-				b.StopTimer()
-				e := newBenchEnv(b, "1")
-				if s.setup != nil {
-					require.NoError(b, s.setup(e, b.Context()))
+// rawWriter is the baseline: it writes every object with the engine's
+// concurrency and no bookkeeping at all (create, update or delete blindly).
+func rawWriter(ctx context.Context, c client.Client, objects []client.Object, write func(context.Context, client.Client, client.Object) error) error {
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+		next  = make(chan client.Object)
+	)
+	for range apply.DefaultConcurrency {
+		wg.Go(func() {
+			for o := range next {
+				if err := write(ctx, c, o.DeepCopyObject().(client.Object)); err != nil {
+					mu.Lock()
+					first = cmpErr(first, err)
+					mu.Unlock()
 				}
-				b.StartTimer()
-				measure(b, e, func(ctx context.Context) error { return s.run(e, ctx) })
 			}
+		})
+	}
+	for _, o := range objects {
+		next <- o
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func rawCreate(ctx context.Context, c client.Client, o client.Object) error { return c.Create(ctx, o) }
+
+func rawUpdate(ctx context.Context, c client.Client, o client.Object) error {
+	live := &corev1.ConfigMap{}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(o), live); err != nil {
+		return err
+	}
+	live.Data = o.(*corev1.ConfigMap).Data
+	return c.Update(ctx, live)
+}
+
+func rawDelete(ctx context.Context, c client.Client, o client.Object) error {
+	return client.IgnoreNotFound(c.Delete(ctx, o))
+}
+
+// step is one measured step: elapsed time and the requests it made.
+type step struct {
+	elapsed time.Duration
+	delta   apicount.Snapshot
+}
+
+func measureStep(b *testing.B, counter *apicount.Counter, run func() error) step {
+	b.Helper()
+	before := counter.Snapshot()
+	start := time.Now()
+	require.NoError(b, run())
+	return step{elapsed: time.Since(start), delta: counter.Snapshot().Sub(before)}
+}
+
+// report writes one scenario's metrics: the engine's objects/s, the raw
+// writer's in the same run and their ratio, requests per object by verb.
+func report(b *testing.B, n int, engine, raw step) {
+	perSec := func(s step) float64 { return float64(n) / s.elapsed.Seconds() }
+	b.ReportMetric(perSec(engine), "objects/s")
+	b.ReportMetric(perSec(raw), "raw-objects/s")
+	b.ReportMetric(perSec(engine)/perSec(raw), "ratio")
+	for _, verb := range []string{"get", "list", "create", "update", "delete"} {
+		b.ReportMetric(float64(engine.delta.Verb(verb))/float64(n), verb+"/obj")
+	}
+	b.ReportMetric(float64(engine.delta.Writes()), "writes/pass")
+	b.ReportMetric(float64(raw.delta.Writes()), "raw-writes/pass")
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// BenchmarkApply runs, per set size, the engine as the README sets it up
+// (manager cache from ManagerOptions) beside a raw writer with the same
+// concurrency, on the same control plane in the same run: cold apply,
+// no-op pass, one live edit reverted, delete. Run with -benchtime 1x.
+func BenchmarkApply(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchScenarios(b, n) })
+	}
+}
+
+func benchScenarios(b *testing.B, n int) {
+	ctx := testkit.Context(b)
+	rawNS := testkit.Namespace(b, env.Require(b).Client)
+	rawObjects := configMaps(rawNS, n, "1")
+	m := newManaged(b, "bench", apply.Options{})
+	objects := configMaps(m.ns, n, "1")
+	// The heap figure is what the objects add: the manager's cache, the
+	// inventory and the engine's per-pass data, not the caller's desired
+	// objects nor the manager itself.
+	heapBefore := heapInUse()
+
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			engine := measureStep(b, m.counter, func() error { return m.applyAll(ctx, objects) })
+			raw := measureStep(b, m.counter, func() error { return rawWriter(ctx, m.raw, rawObjects, rawCreate) })
+			report(b, n, engine, raw)
+		}
+	})
+	m.settle(b, ctx, objects)
+	heapAfter := heapInUse()
+	b.Run("noop", func(b *testing.B) {
+		for b.Loop() {
+			engine := measureStep(b, m.counter, func() error { return m.applyAll(ctx, objects) })
+			// A raw writer cannot tell a no-op: it writes everything again.
+			raw := measureStep(b, m.counter, func() error { return rawWriter(ctx, m.raw, rawObjects, rawUpdate) })
+			report(b, n, engine, raw)
+			b.ReportMetric(float64(int64(heapAfter)-int64(heapBefore))/(1<<20)/(float64(n)/1000), "heap-MiB/1k")
+			inv, err := json.Marshal(m.inv)
+			require.NoError(b, err)
+			b.ReportMetric(float64(len(inv))/float64(n), "inventory-B/obj")
+		}
+	})
+	b.Run("one-edit", func(b *testing.B) {
+		for b.Loop() {
+			live := &corev1.ConfigMap{}
+			require.NoError(b, m.raw.Get(ctx, client.ObjectKeyFromObject(objects[n/2]), live))
+			live.Data["v"] = "edited"
+			require.NoError(b, m.raw.Update(ctx, live))
+			// Wait until the cache saw the edit, as a watch-driven pass would.
+			_, err := testkit.WaitFor(ctx, func(ctx context.Context) (bool, bool, error) {
+				seen := &metav1.PartialObjectMetadata{}
+				seen.SetGroupVersionKind(configMapKind)
+				err := m.cached.Get(ctx, client.ObjectKeyFromObject(live), seen)
+				return false, err == nil && seen.ResourceVersion == live.ResourceVersion, err
+			}, time.Minute)
+			require.NoError(b, err)
+			engine := measureStep(b, m.counter, func() error { return m.applyAll(ctx, objects) })
+			require.Equal(b, 1, engine.delta.Writes(), "the edit was not reverted exactly once")
+			raw := measureStep(b, m.counter, func() error { return rawWriter(ctx, m.raw, rawObjects, rawUpdate) })
+			report(b, n, engine, raw)
+		}
+	})
+	b.Run("delete", func(b *testing.B) {
+		for b.Loop() {
+			engine := measureStep(b, m.counter, func() error {
+				for {
+					res, err := m.engine.Delete(ctx, &m.inv, m.pass())
+					if err != nil || res.Done {
+						return err
+					}
+				}
+			})
+			raw := measureStep(b, m.counter, func() error { return rawWriter(ctx, m.raw, rawObjects, rawDelete) })
+			report(b, n, engine, raw)
+		}
+	})
+}
+
+// BenchmarkNoOpPass measures a no-op pass with the README's setup at
+// growing set sizes: its cost per object must stay flat (linear in N) and
+// it must make no request.
+func BenchmarkNoOpPass(b *testing.B) {
+	for _, n := range []int{1000, 5000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ctx := testkit.Context(b)
+			m := newManaged(b, "bench", apply.Options{})
+			objects := configMaps(m.ns, n, "1")
+			require.NoError(b, m.applyAll(ctx, objects))
+			m.settle(b, ctx, objects)
+			before := m.counter.Snapshot()
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := m.engine.Apply(ctx, &m.inv, objects, m.pass())
+				require.NoError(b, err)
+				require.True(b, res.Done)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/object")
+			b.ReportMetric(float64(m.counter.Snapshot().Sub(before).Total())/float64(b.N), "requests/pass")
 		})
 	}
 }
