@@ -31,7 +31,7 @@
 // "spec.roles.server.roleGroups.default.podOverrides.spec.containers[name=main].volumeMounts[mountPath=/data]".
 //
 // Config files for a ConfigMap are rendered by RenderConfigFile, which picks
-// Java properties (PropertiesWriter, the one properties encoder), Hadoop
+// Java properties (package properties, the one properties encoder), Hadoop
 // XML, YAML, env or INI from the file's extension. HardenContainer is the
 // one container hardening rule; the sidecar module uses it too.
 package builders

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/builders/properties"
 )
 
 // RenderError reports a config file, or one entry of it, that its format
@@ -41,7 +42,7 @@ func (e *RenderError) Error() string {
 func (e *RenderError) Is(target error) bool { return target == failure.ErrInvalid }
 
 // RenderConfigFile renders entries in the format the file name's extension
-// selects: ".properties" (Java properties), ".xml" (Hadoop configuration
+// selects: ".properties" (Java properties, package properties), ".xml" (Hadoop configuration
 // XML), ".yaml" or ".yml", ".env" and ".ini" or ".cfg". Keys are sorted, so
 // the output is stable. An unknown extension, or entries the format cannot
 // hold, are *RenderError values (all of them, joined, sorted by key).
@@ -52,7 +53,7 @@ func RenderConfigFile(name string, entries map[string]string) (string, error) {
 	)
 	switch ext := strings.ToLower(path.Ext(name)); ext {
 	case ".properties":
-		out = RenderProperties(entries)
+		out = properties.Render(entries)
 	case ".xml":
 		out = RenderHadoopXML(entries)
 	case ".yaml", ".yml":

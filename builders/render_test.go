@@ -2,7 +2,6 @@ package builders
 
 import (
 	"encoding/xml"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/magiconair/properties"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
@@ -31,61 +29,6 @@ var tricky = map[string]string{
 	"hash.first":        "#not a comment",
 	"xml":               `<tag attr="v">&amp;'</tag>`,
 	"quote":             `it's "quoted" $HOME ` + "`cmd`",
-}
-
-func TestRenderPropertiesRoundTrip(t *testing.T) {
-	// The parser decodes each \uXXXX on its own, so it cannot join a
-	// surrogate pair; TestRenderPropertiesExact pins that encoding instead.
-	in := maps.Clone(tricky)
-	in["unicode.ключ"] = "naïve ☃"
-	out := RenderProperties(in)
-	for _, r := range out {
-		require.Less(t, r, rune(0x80), "non-ASCII written unescaped")
-	}
-	p, err := properties.LoadString(out)
-	require.NoError(t, err)
-	got := map[string]string{}
-	for _, k := range p.Keys() {
-		got[k] = p.GetString(k, "")
-	}
-	if diff := cmp.Diff(in, got); diff != "" {
-		t.Errorf("parsed back (-want +got):\n%s\n%s", diff, out)
-	}
-}
-
-// TestRenderPropertiesExact pins what is escaped where: separators and
-// comment characters in keys only, a leading space in values, non-ASCII
-// everywhere.
-func TestRenderPropertiesExact(t *testing.T) {
-	got := RenderProperties(map[string]string{
-		"b key":       " v#1 x",
-		"a":           "é𝄞",
-		"url":         "jdbc:postgresql://db:5432/x?a=b",
-		"k=e:y#!":     "#!=:",
-		"back\\slash": "C:\\dir\ttab",
-	})
-	want := "a=\\u00E9\\uD834\\uDD1E\n" +
-		"b\\ key=\\ v#1 x\n" +
-		"back\\\\slash=C:\\\\dir\\ttab\n" +
-		"k\\=e\\:y\\#\\!=#!=:\n" +
-		"url=jdbc:postgresql://db:5432/x?a=b\n"
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestPropertiesWriterKeepsOrderAndComments(t *testing.T) {
-	var w PropertiesWriter
-	w.Comment("generated\nfor café")
-	w.Set("z", "1")
-	w.Set("a", "2")
-	want := "# generated\n# for caf\\u00E9\nz=1\na=2\n"
-	if diff := cmp.Diff(want, w.String()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	p, err := properties.LoadString(w.String())
-	require.NoError(t, err)
-	require.Equal(t, []string{"z", "a"}, p.Keys())
 }
 
 func TestRenderHadoopXMLRoundTrip(t *testing.T) {

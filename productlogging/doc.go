@@ -17,8 +17,9 @@
 // agent nothing mounts the log directory, and a file appender would write
 // into a path no volume backs. Output is deterministic: loggers are sorted.
 //
-// Properties files are written with builders.PropertiesWriter, the one
-// properties encoder of opkit.
+// Properties files are written with the Writer of package
+// github.com/opkit-dev/opkit/builders/properties, the one properties
+// encoder of opkit.
 //
 // ValidateProducers rejects producer sets in which two producers write the
 // same file or configure the same container; each problem is a

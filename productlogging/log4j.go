@@ -3,12 +3,12 @@ package productlogging
 import (
 	"strconv"
 
-	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/builders/properties"
 )
 
 // renderLog4j renders a Log4j 1.x properties file.
 func renderLog4j(p Producer, lv levels, opts Options) string {
-	var w builders.PropertiesWriter
+	var w properties.Writer
 	w.Comment("Log4j configuration of container " + p.Container + "; generated, do not edit.")
 	root := javaLevel(Log4j, lv.root) + ", CONSOLE"
 	if opts.CollectFiles {

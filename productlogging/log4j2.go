@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/builders/properties"
 )
 
 // Log4j2's file appender uses Log4j1XmlLayout: it ships with log4j-core (no
@@ -14,7 +14,7 @@ import (
 
 // renderLog4j2Properties renders a Log4j2 properties file.
 func renderLog4j2Properties(p Producer, lv levels, opts Options) string {
-	var w builders.PropertiesWriter
+	var w properties.Writer
 	w.Comment("Log4j2 configuration of container " + p.Container + "; generated, do not edit.")
 	w.Set("appender.console.type", "Console")
 	w.Set("appender.console.name", "CONSOLE")
