@@ -67,17 +67,17 @@ func (c *Cleaner) observe(ctx context.Context, g *group) error {
 	return nil
 }
 
-// anchor returns the object that carries the group's pending-deletion
-// mark: the StatefulSet, else the ConfigMap, else nil.
-func (g *group) anchor() client.Object {
-	switch {
-	case g.sts != nil:
-		return g.sts
-	case g.cm != nil:
-		return g.cm
-	default:
-		return nil
+// anchors returns the objects that carry the group's pending-deletion
+// mark: its StatefulSet and its ConfigMap, those that exist.
+func (g *group) anchors() []client.Object {
+	var out []client.Object
+	if g.sts != nil {
+		out = append(out, g.sts)
 	}
+	if g.cm != nil {
+		out = append(out, g.cm)
+	}
+	return out
 }
 
 // getOurs reads name into obj through the uncached reader and reports

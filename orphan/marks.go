@@ -40,11 +40,10 @@ func markTime(obj client.Object, key string) (time.Time, bool) {
 // stampTime is now as a mark records it: UTC, whole seconds.
 func stampTime(now time.Time) time.Time { return now.UTC().Truncate(time.Second) }
 
-// stamp writes the mark key with now on obj and returns the time written.
-func (c *Cleaner) stamp(ctx context.Context, obj client.Object, key string, now time.Time) (time.Time, error) {
-	t := stampTime(now)
+// stamp writes the mark key with t (see stampTime) on obj.
+func (c *Cleaner) stamp(ctx context.Context, obj client.Object, key string, t time.Time) error {
 	v := t.Format(time.RFC3339)
-	return t, c.setMarks(ctx, obj, map[string]*string{key: &v})
+	return c.setMarks(ctx, obj, map[string]*string{key: &v})
 }
 
 // setMarks patches annotations on obj: a value sets, nil removes. The

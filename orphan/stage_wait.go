@@ -16,28 +16,44 @@ import (
 	"github.com/opkit-dev/opkit/api/failure/apierr"
 )
 
-// waitGrace marks the group pending deletion, on its StatefulSet or else
-// its ConfigMap, and holds it until Options.GracePeriod has passed since
-// the mark.
+// waitGrace marks the group pending deletion and holds it until
+// Options.GracePeriod has passed since the mark. The mark goes on the
+// StatefulSet and on the ConfigMap, so it outlives the StatefulSet's
+// deletion; the earliest mark found counts, and an object missing it gets
+// that one.
 func (c *Cleaner) waitGrace(ctx context.Context, g *group) (bool, error) {
-	grace, anchor := c.opts.GracePeriod, g.anchor()
-	if grace <= 0 || anchor == nil {
+	grace, anchors := c.opts.GracePeriod, g.anchors()
+	if grace <= 0 || len(anchors) == 0 {
 		return true, nil
 	}
-	since, ok := markTime(anchor, v1alpha1.AnnotationPendingDeletion)
-	if !ok {
-		stamped, err := c.stamp(ctx, anchor, v1alpha1.AnnotationPendingDeletion, g.now)
-		if err != nil {
+	var since time.Time
+	for _, obj := range anchors {
+		if t, ok := markTime(obj, v1alpha1.AnnotationPendingDeletion); ok && (since.IsZero() || t.Before(since)) {
+			since = t
+		}
+	}
+	fresh := since.IsZero()
+	if fresh {
+		since = stampTime(g.now)
+	}
+	for _, obj := range anchors {
+		if _, ok := markTime(obj, v1alpha1.AnnotationPendingDeletion); ok {
+			continue
+		}
+		if err := c.stamp(ctx, obj, v1alpha1.AnnotationPendingDeletion, since); err != nil {
 			return false, err
 		}
-		c.record(ctx, g, ActionMarked, anchor)
-		g.setWindow(stamped, grace)
-		g.requeue = grace
-		return false, nil
+		if fresh {
+			c.record(ctx, g, ActionMarked, obj)
+		} else {
+			logr.FromContextOrDiscard(ctx).V(1).Info("pending-deletion mark copied", "kind", c.kind(obj), "name", obj.GetName())
+		}
 	}
 	g.setWindow(since, grace)
 	if left := g.report.Deadline.Sub(g.now); left > 0 {
-		logr.FromContextOrDiscard(ctx).V(1).Info("waiting out the grace period", "left", left)
+		if !fresh {
+			logr.FromContextOrDiscard(ctx).V(1).Info("waiting out the grace period", "left", left)
+		}
 		g.requeue = left
 		return false, nil
 	}
@@ -85,8 +101,8 @@ func (c *Cleaner) waitDrain(ctx context.Context, g *group) (bool, error) {
 	}
 	started, ok := markTime(g.sts, v1alpha1.AnnotationDrainStarted)
 	if !ok {
-		stamped, err := c.stamp(ctx, g.sts, v1alpha1.AnnotationDrainStarted, g.now)
-		if err != nil {
+		stamped := stampTime(g.now)
+		if err := c.stamp(ctx, g.sts, v1alpha1.AnnotationDrainStarted, stamped); err != nil {
 			return false, err
 		}
 		c.record(ctx, g, ActionDrainStarted, g.sts)

@@ -36,10 +36,13 @@ func TestReAddedGroupKeepsItsDataAndLosesItsMarks(t *testing.T) {
 	res, err := cleaner.Clean(testkit.Context(t), readded)
 	require.NoError(t, err)
 	require.Empty(t, res.Groups)
-	require.Len(t, res.Unmarked, 1, "the re-added group's StatefulSet is reported unmarked")
-	require.Equal(t, orphan.ActionUnmarked, res.Unmarked[0].Type)
-	require.Equal(t, retired, res.Unmarked[0].RoleGroup)
-	require.Equal(t, "StatefulSet", res.Unmarked[0].Object.Kind)
+	var unmarked []string
+	for _, a := range res.Unmarked {
+		require.Equal(t, orphan.ActionUnmarked, a.Type)
+		require.Equal(t, retired, a.RoleGroup)
+		unmarked = append(unmarked, a.Object.Kind)
+	}
+	require.Equal(t, []string{"StatefulSet", "ConfigMap"}, unmarked, "the re-added group's objects are reported unmarked")
 	sts = f.statefulSet(retired)
 	require.NotContains(t, sts.Annotations, v1alpha1.AnnotationPendingDeletion)
 	require.NotContains(t, sts.Annotations, v1alpha1.AnnotationDrainStarted)
@@ -78,7 +81,7 @@ func TestReAddedLedgerOnlyGroupLosesItsMarks(t *testing.T) {
 	res, err = cleaner.Clean(testkit.Context(t), readded)
 	require.NoError(t, err)
 	require.Empty(t, res.Groups)
-	require.Len(t, res.Unmarked, 1)
+	require.Len(t, res.Unmarked, 2)
 	sts := f.statefulSet(retired)
 	require.NotContains(t, sts.Annotations, v1alpha1.AnnotationPendingDeletion)
 	require.NotContains(t, sts.Annotations, v1alpha1.AnnotationDrainStarted)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/orphan"
@@ -70,15 +71,23 @@ func TestReportFollowsTheTeardown(t *testing.T) {
 		sts := f.statefulSet(ref)
 		return corev1.ObjectReference{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: f.ns, Name: sts.Name, UID: sts.UID}
 	}
+	marked := func(ref v1alpha1.RoleGroupRef) []orphan.Action {
+		var cm corev1.ConfigMap
+		require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: f.scope(ref).ResourceName()}, &cm))
+		return []orphan.Action{
+			{Type: orphan.ActionMarked, RoleGroup: ref, Object: stsRef(ref)},
+			{Type: orphan.ActionMarked, RoleGroup: ref, Object: corev1.ObjectReference{APIVersion: "v1", Kind: "ConfigMap", Namespace: f.ns, Name: cm.Name, UID: cm.UID}},
+		}
+	}
 
 	res, err := cleaner.Clean(logs.context(t.Context()), in)
 	require.NoError(t, err)
 	start := clk.Now()
 	want := []orphan.GroupReport{
 		{RoleGroup: retired, InLedger: true, Stage: orphan.StageGrace, Since: start, Deadline: start.Add(time.Minute),
-			Actions: []orphan.Action{{Type: orphan.ActionMarked, RoleGroup: retired, Object: stsRef(retired)}}},
+			Actions: marked(retired)},
 		{RoleGroup: stray, InLedger: false, Stage: orphan.StageGrace, Since: start, Deadline: start.Add(time.Minute),
-			Actions: []orphan.Action{{Type: orphan.ActionMarked, RoleGroup: stray, Object: stsRef(stray)}}},
+			Actions: marked(stray)},
 	}
 	if diff := cmp.Diff(want, res.Groups); diff != "" {
 		t.Fatalf("first pass (-want +got):\n%s", diff)
@@ -127,6 +136,7 @@ func TestReportFollowsTheTeardown(t *testing.T) {
 
 	require.Equal(t, []string{
 		"marked for deletion StatefulSet",
+		"marked for deletion ConfigMap",
 		"scaled to zero StatefulSet",
 		"deleted PodDisruptionBudget",
 		"deleted StatefulSet",
