@@ -1,0 +1,3 @@
+{{- define "webshop.fullname" -}}
+{{ .Release.Name }}-{{ .Chart.Name }}
+{{- end -}}
