@@ -1,8 +1,29 @@
-// Package reconciler is the opkit module that owns the reconcilers that
-// compose the other opkit modules: a generic reconciler for role-group
-// products and, in package reconciler/component, a reconciler for components
-// rendered from a generator.
+// Package reconciler is opkit's product reconciler: one generic
+// controller-runtime reconciler that turns a product's cluster resource
+// (roles and role groups) into ServiceAccount, ConfigMaps, Services,
+// StatefulSets and PodDisruptionBudgets, composing the other opkit
+// modules: configfold folds the config layers, imageresolve resolves the
+// image, builders builds the objects, productlogging and vector render
+// logging, sidecar injects sidecars, orphan retires removed role groups and
+// apply writes every object, recording what it applied in the resource's
+// status.
 //
-// The module has no code yet; its scope is fixed by the module table in the
-// repository's README.
+// An operator author declares the product's roles and builds the
+// reconciler in main.go:
+//
+//	cfg := reconciler.Config[*v1alpha1.KafkaCluster]{
+//		Name:  "kafka.example.com",
+//		For:   &v1alpha1.KafkaCluster{},
+//		Roles: reconciler.StaticRoles[*v1alpha1.KafkaCluster](reconciler.Catalog{
+//			"broker": {ContainerPorts: ports, ServicePorts: servicePorts},
+//		}),
+//		Image: imageresolve.Options{ProductName: "kafka", Defaults: defaults},
+//	}
+//	cacheOpts, clientOpts := cfg.ManagerOptions()
+//	mgr, _ := ctrl.NewManager(restConfig, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
+//	r, err := reconciler.New(mgr, cfg)
+//	err = r.SetupWithManager(mgr, reconciler.SetupOptions{})
+//
+// Package reconciler/component is the reconciler of the second model:
+// components rendered by a generator.
 package reconciler

@@ -1,0 +1,120 @@
+package reconciler
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/apply"
+)
+
+// setConditions turns the pass into the resource's conditions. A pass
+// stopped by a rate limit does not get here: it changes no condition.
+func (r *Reconciler[CR]) setConditions(p *pass, cr CR, err error, class failure.Class) {
+	const (
+		t = metav1.ConditionTrue
+		f = metav1.ConditionFalse
+	)
+	setCondition(cr, commonsv1alpha1.ConditionPaused, f, ReasonAsExpected, "")
+	if op := cr.GetClusterSpec().ClusterOperation; op != nil && op.Stopped {
+		setCondition(cr, commonsv1alpha1.ConditionStopped, t, ReasonStopped, "spec.clusterOperation.stopped is set: every role group runs 0 replicas")
+	} else {
+		setCondition(cr, commonsv1alpha1.ConditionStopped, f, ReasonAsExpected, "")
+	}
+
+	switch {
+	case err != nil:
+		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, f, ReasonFailed, message(err))
+	case !p.settled:
+		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, f, ReasonRollingOut, "objects are applied; waiting for them to be ready")
+	default:
+		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, t, ReasonComplete, "every object of the spec is applied and ready")
+	}
+
+	if class == failure.ClassRequeue {
+		setCondition(cr, commonsv1alpha1.ConditionWaiting, t, ReasonWaiting, message(err))
+	} else {
+		setCondition(cr, commonsv1alpha1.ConditionWaiting, f, ReasonAsExpected, "")
+	}
+
+	h := p.health
+	switch {
+	case class == failure.ClassInvalid || class == failure.ClassOther && err != nil:
+		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonFailed, message(err))
+	case len(h.failing) > 0:
+		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonPodsFailing, strings.Join(h.failing, "\n"))
+	case h.checkErr != nil:
+		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonHealthCheckFailed, h.checkErr.Error())
+	default:
+		setCondition(cr, commonsv1alpha1.ConditionDegraded, f, ReasonAsExpected, "")
+	}
+
+	if h.checked {
+		switch {
+		case h.available():
+			setCondition(cr, commonsv1alpha1.ConditionAvailable, t, ReasonReady, "every role group is ready")
+		case len(h.failing) > 0:
+			setCondition(cr, commonsv1alpha1.ConditionAvailable, f, ReasonPodsFailing, strings.Join(h.failing, "\n"))
+		case h.checkErr != nil:
+			setCondition(cr, commonsv1alpha1.ConditionAvailable, f, ReasonHealthCheckFailed, h.checkErr.Error())
+		default:
+			setCondition(cr, commonsv1alpha1.ConditionAvailable, f, ReasonRollingOut, strings.Join(h.rolling, "\n"))
+		}
+		if len(h.rolling) > 0 {
+			setCondition(cr, commonsv1alpha1.ConditionProgressing, t, ReasonRollingOut, strings.Join(h.rolling, "\n"))
+		} else {
+			setCondition(cr, commonsv1alpha1.ConditionProgressing, f, ReasonAsExpected, "")
+		}
+	}
+
+	if len(p.cleanup) > 0 {
+		setCondition(cr, commonsv1alpha1.ConditionOrphanCleanupPending, t, ReasonCleanupPending, strings.Join(p.cleanup, "\n"))
+	} else {
+		setCondition(cr, commonsv1alpha1.ConditionOrphanCleanupPending, f, ReasonAsExpected, "")
+	}
+}
+
+// maxEventNote bounds an event's note (the events API refuses more than
+// 1 KiB).
+const maxEventNote = 1000
+
+// recordEvents records the pass's warnings, its failure and a summary of
+// its writes on the resource. A pass that wrote nothing and found nothing
+// wrong records nothing.
+func (r *Reconciler[CR]) recordEvents(p *pass, cr CR, err error, class failure.Class) {
+	seen := map[warning]bool{}
+	emit := func(typ string, w warning) {
+		if seen[w] {
+			return
+		}
+		seen[w] = true
+		note := w.message
+		if len(note) > maxEventNote {
+			note = note[:maxEventNote-3] + "..."
+		}
+		r.recorder.Eventf(cr, nil, typ, w.reason, "Reconcile", "%s", note)
+	}
+	for _, w := range p.warnings {
+		emit(corev1.EventTypeWarning, w)
+	}
+	switch class {
+	case failure.ClassRateLimited:
+		emit(corev1.EventTypeNormal, warning{ReasonRateLimited, fmt.Sprintf("backing off for %s: %v", failure.Delay(err), err)})
+	case failure.ClassInvalid:
+		emit(corev1.EventTypeWarning, warning{ReasonInvalidSpec, message(err)})
+	case failure.ClassOther:
+		if err != nil {
+			emit(corev1.EventTypeWarning, warning{ReasonReconcileError, message(err)})
+		}
+	}
+	for _, n := range p.normals {
+		emit(corev1.EventTypeNormal, n)
+	}
+	if c, u, d := p.writes[apply.ActionCreated], p.writes[apply.ActionUpdated]+p.writes[apply.ActionRecreating], p.writes[apply.ActionDeleted]; c+u+d > 0 {
+		emit(corev1.EventTypeNormal, warning{"Applied", fmt.Sprintf("%d created, %d updated, %d deleted", c, u, d)})
+	}
+}

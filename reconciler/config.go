@@ -1,0 +1,168 @@
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/imageresolve"
+	"github.com/opkit-dev/opkit/orphan"
+	"github.com/opkit-dev/opkit/sidecar"
+)
+
+// Defaults of Config's zero values.
+const (
+	// DefaultHealthCheckInterval is how soon a settled cluster is looked at
+	// again, for what produces no watch event (pods, a health check).
+	DefaultHealthCheckInterval = 2 * time.Minute
+	// DefaultHealthCheckTimeout bounds the product's health check.
+	DefaultHealthCheckTimeout = 10 * time.Second
+	// DefaultProgressInterval is how soon a cluster that is not settled yet
+	// (a rollout, a wave waiting for readiness) is looked at again, as a
+	// safety net beside the watches.
+	DefaultProgressInterval = 10 * time.Second
+)
+
+// Config configures a product reconciler. Name, For and Roles are
+// required; every other field's zero value is its documented default. New
+// checks it and refuses a bad one with an error naming the field, at
+// startup rather than at the first event.
+type Config[CR Object[CR]] struct {
+	// Name is the reconciler's fully qualified name, such as
+	// "kafka.operators.example.com": the field manager of its writes, the
+	// prefix of the annotations the object engine stamps, the name of its
+	// controller and the source of its events. Required; a DNS subdomain.
+	Name string
+	// For is an empty value of the cluster resource type, such as
+	// &v1alpha1.KafkaCluster{}; every object the reconciler reads into is
+	// a DeepCopy of it. Required.
+	For CR
+	// Roles declares the product's roles per cluster resource. Required.
+	Roles RoleProvider[CR]
+	// Handler builds each role group's objects. Nil means a DefaultHandler
+	// without product config files.
+	Handler RoleGroupHandler[CR]
+	// Image is how the product image is resolved (product name, the
+	// operator's default image).
+	Image imageresolve.Options
+	// ManagedBy is the app.kubernetes.io/managed-by value of everything the
+	// reconciler builds. Empty means commonsv1alpha1.DefaultManagedBy.
+	ManagedBy string
+	// Sidecars are the sidecar providers every role group runs (unless a
+	// role disables one). Nil means none.
+	Sidecars *sidecar.Registry
+	// Dependencies lists the ConfigMaps and Secrets a cluster resource
+	// refers to; a missing one stops the pass before any role is
+	// reconciled, and a change to one reconciles the resources that refer
+	// to it. Nil means none.
+	Dependencies func(cr CR) []Dependency
+	// WorkloadRBAC returns the rules of a namespaced Role bound to the
+	// cluster's ServiceAccount, for what its pods call. Nil leaves RBAC
+	// alone (no Role, no RoleBinding, nothing revoked); an empty list
+	// revokes (the Role and RoleBinding are removed). The operator then
+	// needs those permissions itself, and write access to RBAC.
+	WorkloadRBAC func(cr CR) []rbacv1.PolicyRule
+	// ExtraKinds are the kinds of the objects the product's handler puts in
+	// RoleGroupObjects.Extras or its ClusterObjects: the object engine
+	// finds objects of these kinds it lost track of, and the orphan
+	// cleaner reclaims a removed group's extras of these kinds (carrying
+	// the group's labels). Watch them with SetupOptions.ExtraOwns.
+	ExtraKinds []schema.GroupVersionKind
+	// ClusterObjects returns further cluster-wide objects of a resource,
+	// such as a discovery ConfigMap for clients, applied after the roles.
+	// They must sit in the resource's namespace. Nil means none.
+	ClusterObjects func(ctx context.Context, cr CR) ([]client.Object, error)
+	// Hooks are the product's extensions. Nil means none.
+	Hooks *Hooks[CR]
+	// HealthCheck, when set, is asked after every pass whose StatefulSets
+	// are all ready; an error makes the cluster unavailable (and degraded)
+	// with its message. It gets HealthCheckTimeout.
+	HealthCheck func(ctx context.Context, cr CR) error
+	// HealthCheckTimeout bounds HealthCheck. Zero means
+	// DefaultHealthCheckTimeout.
+	HealthCheckTimeout time.Duration
+	// HealthCheckInterval is how soon a settled cluster is reconciled
+	// again. Zero means DefaultHealthCheckInterval; negative disables the
+	// periodic pass (watches still trigger passes).
+	HealthCheckInterval time.Duration
+	// ProgressInterval is how soon a cluster still converging is reconciled
+	// again. Zero means DefaultProgressInterval.
+	ProgressInterval time.Duration
+	// Orphan configures the retirement of role groups removed from the
+	// spec. Its zero value is orphan's defaults; ManagedBy and Clock are
+	// taken from this Config.
+	Orphan orphan.Options
+	// Apply configures the object engine every write goes through. Its
+	// Reader, Recorder and Kinds are set by the reconciler.
+	Apply apply.Options
+	// Clock tells the time. Nil means the real clock.
+	Clock clock.PassiveClock
+}
+
+// Dependency is a ConfigMap or Secret a cluster resource refers to.
+type Dependency struct {
+	// Kind is "ConfigMap" or "Secret".
+	Kind string
+	// Name is the object's name, in the resource's namespace.
+	Name string
+	// Field is the absolute path of the field that names it, as the user
+	// wrote it ("spec.credentialsSecret"): a missing object is reported
+	// there.
+	Field string
+}
+
+func (c *Config[CR]) validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, failure.Invalid(failure.AuthorOperator, "reconciler.Config."+field, format, args...))
+	}
+	if msgs := validation.IsDNS1123Subdomain(c.Name); len(msgs) > 0 {
+		bad("Name", "%q is not a DNS subdomain: %v", c.Name, msgs)
+	}
+	if isNil(c.For) {
+		bad("For", "is required: an empty value of the cluster resource type")
+	}
+	if c.Roles == nil {
+		bad("Roles", "is required")
+	}
+	if c.HealthCheckTimeout < 0 {
+		bad("HealthCheckTimeout", "%s is negative", c.HealthCheckTimeout)
+	}
+	if c.ProgressInterval < 0 {
+		bad("ProgressInterval", "%s is negative", c.ProgressInterval)
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config[CR]) withDefaults() {
+	if c.Handler == nil {
+		c.Handler = &DefaultHandler[CR]{}
+	}
+	if c.HealthCheckTimeout == 0 {
+		c.HealthCheckTimeout = DefaultHealthCheckTimeout
+	}
+	if c.HealthCheckInterval == 0 {
+		c.HealthCheckInterval = DefaultHealthCheckInterval
+	}
+	if c.ProgressInterval == 0 {
+		c.ProgressInterval = DefaultProgressInterval
+	}
+	if c.Clock == nil {
+		c.Clock = clock.RealClock{}
+	}
+}
+
+// isNil reports whether v is nil or a nil pointer.
+func isNil[T any](v T) bool {
+	rv := reflect.ValueOf(any(v))
+	return !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil())
+}

@@ -1,0 +1,70 @@
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/orphan"
+)
+
+// cleanOrphans advances the teardown of every role group no longer in the
+// spec (found in the ledger or live) by one step, drops the groups the
+// cleaner reclaimed from the ledger, and reports the rest: a condition
+// line per group ("server/old: Draining, 3m12s left") and a Normal event
+// per step taken.
+func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
+	spec := cr.GetClusterSpec()
+	st := cr.GetClusterStatus()
+	in := orphan.Input{Owner: cr, Ledger: st.RoleGroups}
+	for _, role := range slices.Sorted(maps.Keys(spec.Roles)) {
+		in.DeclaredRoles = append(in.DeclaredRoles, role)
+		for _, group := range slices.Sorted(maps.Keys(spec.Roles[role].RoleGroups)) {
+			in.Declared = append(in.Declared, commonsv1alpha1.RoleGroupRef{Role: role, Group: group})
+		}
+	}
+	res, err := r.cleaner.Clean(ctx, in)
+	st.RoleGroups = res.Prune(st.RoleGroups)
+	for _, a := range res.Actions() {
+		p.note(ReasonOrphanCleanup, "%s %s/%s of removed role group %s", a.Type, a.Object.Kind, a.Object.Name, groupName(a.RoleGroup))
+	}
+	for _, g := range res.Groups {
+		if g.Stage == orphan.StageReclaimed {
+			continue
+		}
+		line := fmt.Sprintf("%s: %s", groupName(g.RoleGroup), g.Stage)
+		if left := g.Remaining(p.now); left > 0 {
+			line += fmt.Sprintf(", %s left", left.Round(time.Second))
+		}
+		if g.Err != nil {
+			line += fmt.Sprintf(" (%v)", g.Err)
+		}
+		p.cleanup = append(p.cleanup, line)
+	}
+	p.wakeAfter(res.RequeueAfter)
+	switch {
+	case err == nil:
+	case errors.Is(err, failure.ErrRateLimited):
+		p.fail("orphan cleanup", err)
+	default:
+		// A failed step stays with its group (listed in the condition) and
+		// is tried again; it is no reason to call the cluster degraded.
+		p.log.Error(err, "orphan cleanup step failed")
+		if len(p.cleanup) == 0 {
+			p.cleanup = append(p.cleanup, err.Error())
+		}
+		p.wakeAfter(r.cfg.ProgressInterval)
+	}
+}
+
+func groupName(ref commonsv1alpha1.RoleGroupRef) string {
+	if ref.Group == "" {
+		return ref.Role
+	}
+	return ref.Role + "/" + ref.Group
+}

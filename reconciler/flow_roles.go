@@ -1,0 +1,192 @@
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/sidecar"
+)
+
+// reconcileRoles reconciles every role the catalog declares, in sorted
+// order, best effort: a failing role group fails only itself, a failing
+// role only itself. A 429 stops the pass at once (pushing on would only
+// deepen the server's backlog). It returns the role groups whose objects
+// were built and applied this pass, for the health check.
+func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, catalog Catalog, agg aggregator) []groupTarget {
+	spec := cr.GetClusterSpec()
+	stopped := spec.ClusterOperation != nil && spec.ClusterOperation.Stopped
+	cluster := r.clusterRef(cr)
+	var targets []groupTarget
+	for _, role := range slices.Sorted(maps.Keys(spec.Roles)) {
+		decl, declared := catalog[role]
+		if !declared {
+			continue // reported by the catalog check
+		}
+		rs := spec.Roles[role]
+		if err := r.cfg.Hooks.rolePre(ctx, cr, role); err != nil {
+			r.failRole(ctx, p, cr, role, err)
+			continue
+		}
+		var roleErrs []error
+		for _, group := range slices.Sorted(maps.Keys(rs.RoleGroups)) {
+			in := groupInput{
+				cluster: cluster, spec: spec, labels: cr.GetLabels(), stopped: stopped, sa: r.serviceAccountName(cr),
+				role: role, roleSpec: rs, group: group, groupSpec: rs.RoleGroups[group], decl: decl, aggregator: agg,
+			}
+			t, err := r.reconcileGroup(ctx, p, cr, in)
+			if err != nil {
+				roleErrs = append(roleErrs, fmt.Errorf("role group %s/%s: %w", role, group, err))
+				if errors.Is(err, failure.ErrRateLimited) {
+					p.fail("", errors.Join(roleErrs...))
+					return targets
+				}
+				continue
+			}
+			targets = append(targets, t)
+		}
+		if err := r.reconcileRoleObjects(ctx, p, cr, role, rs); err != nil {
+			roleErrs = append(roleErrs, fmt.Errorf("role %s: %w", role, err))
+		}
+		if err := r.cfg.Hooks.rolePost(ctx, cr, role); err != nil {
+			roleErrs = append(roleErrs, fmt.Errorf("role %s: %w", role, err))
+		}
+		if len(roleErrs) > 0 {
+			r.failRole(ctx, p, cr, role, errors.Join(roleErrs...))
+			if errors.Is(errors.Join(roleErrs...), failure.ErrRateLimited) {
+				return targets
+			}
+		}
+	}
+	return targets
+}
+
+func (r *Reconciler[CR]) failRole(ctx context.Context, p *pass, cr CR, role string, err error) {
+	r.cfg.Hooks.roleError(ctx, cr, role, err)
+	p.fail("", err)
+}
+
+// groupTarget is a role group applied this pass, for the health check.
+type groupTarget struct {
+	ref      commonsv1alpha1.RoleGroupRef
+	name     string
+	replicas int32
+	selector map[string]string
+}
+
+// reconcileGroup settles, builds, checks and applies one role group.
+// Nothing of the group is applied unless all of it passes the checks.
+func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in groupInput) (groupTarget, error) {
+	bc, warnings, err := r.resolve(ctx, in)
+	for _, w := range warnings {
+		p.warn(w.reason, "role group %s/%s: %s", in.role, in.group, w.message)
+	}
+	if err != nil {
+		return groupTarget{}, err
+	}
+	fail := func(err error) (groupTarget, error) {
+		r.cfg.Hooks.groupError(ctx, cr, bc, err)
+		return groupTarget{}, err
+	}
+	if err := r.cfg.Hooks.groupPre(ctx, cr, bc); err != nil {
+		return fail(err)
+	}
+	objs, err := r.cfg.Handler.BuildRoleGroup(ctx, cr, bc)
+	if err != nil {
+		return fail(err)
+	}
+	list, err := r.groupObjectList(cr, bc, objs)
+	if err != nil {
+		return fail(err)
+	}
+	if err := r.checkRequirements(ctx, bc, objs); err != nil {
+		return fail(err)
+	}
+	ref := commonsv1alpha1.RoleGroupRef{Role: in.role, Group: in.group}
+	entry := groupStatus(cr.GetClusterStatus(), ref)
+	if _, err := r.applyScope(ctx, p, cr, groupOwnerID(cr, ref), &entry.Objects, list, nil); err != nil {
+		return fail(err)
+	}
+	if err := r.cfg.Hooks.groupPost(ctx, cr, bc); err != nil {
+		return fail(err)
+	}
+	return groupTarget{ref: ref, name: bc.ResourceName(), replicas: bc.Replicas, selector: bc.Scope.SelectorLabels()}, nil
+}
+
+// checkRequirements checks the objects the group's sidecars need before
+// the StatefulSet is applied (pods mounting a missing key would only
+// crash-loop). The group's own ConfigMap is judged as built; anything else
+// is read from the API server.
+func (r *Reconciler[CR]) checkRequirements(ctx context.Context, bc *BuildContext, objs *RoleGroupObjects) error {
+	reqs := bc.Sidecars.Requirements(bc.PodTarget())
+	if len(reqs) == 0 {
+		return nil
+	}
+	return sidecar.CheckAll(reqs, func(req sidecar.Requirement) (sidecar.Object, error) {
+		if req.Kind == sidecar.KindConfigMap && req.Namespace == objs.ConfigMap.Namespace && req.Name == objs.ConfigMap.Name {
+			return objs.ConfigMap, nil
+		}
+		obj := req.NewObject()
+		if err := r.apiReader.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: req.Name}, obj); err != nil {
+			if isNotFound(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		return obj, nil
+	})
+}
+
+// reconcileRoleObjects applies the role's own objects: its
+// PodDisruptionBudget, spanning every group of the role, unless the user
+// disabled it.
+func (r *Reconciler[CR]) reconcileRoleObjects(ctx context.Context, p *pass, cr CR, role string, rs commonsv1alpha1.RoleSpec) error {
+	var spec *commonsv1alpha1.PodDisruptionBudgetSpec
+	if rs.RoleConfig != nil {
+		spec = rs.RoleConfig.PodDisruptionBudget
+	}
+	scope := r.clusterScope(cr)
+	scope.Role = role
+	var objs []client.Object
+	b := builders.NewPodDisruptionBudget(scope, spec)
+	if b.Enabled() {
+		pdb, err := b.Build()
+		if err != nil {
+			return err
+		}
+		objs = append(objs, pdb)
+	}
+	_, err := r.applyScope(ctx, p, cr, roleOwnerID(cr, role), &roleStatus(cr.GetClusterStatus(), role).Objects, objs, nil)
+	return err
+}
+
+// retireRoles removes the role-level objects of roles no longer in the
+// spec, and their status entries once nothing is left. Their role groups
+// are the orphan cleaner's.
+func (r *Reconciler[CR]) retireRoles(ctx context.Context, p *pass, cr CR) {
+	st := cr.GetClusterStatus()
+	spec := cr.GetClusterSpec()
+	var keep []commonsv1alpha1.RoleStatus
+	for i := range st.Roles {
+		rs := &st.Roles[i]
+		if _, inSpec := spec.Roles[rs.Role]; inSpec {
+			keep = append(keep, *rs)
+			continue
+		}
+		done, err := r.applyScope(ctx, p, cr, roleOwnerID(cr, rs.Role), &rs.Objects, nil, nil)
+		if err != nil {
+			p.fail("removed role "+rs.Role, err)
+		}
+		if !done || rs.Objects.Len() > 0 {
+			keep = append(keep, *rs)
+		}
+	}
+	st.Roles = keep
+}

@@ -1,0 +1,100 @@
+package reconciler
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/apply"
+)
+
+// warning is a Warning event the pass records on the cluster resource.
+type warning struct {
+	reason, message string
+}
+
+// pass gathers what one reconciliation of one cluster resource found: the
+// errors of each scope (a failure of one role group does not stop the
+// others), the warnings to record, whether every object is applied and
+// ready, and when to look again.
+type pass struct {
+	log      logr.Logger
+	now      time.Time
+	errs     []error
+	warnings []warning
+	normals  []warning
+	// settled is false when an applied scope is not done (a wave waits for
+	// readiness, a delete is in flight) or a StatefulSet still rolls out.
+	settled bool
+	// requeue is the earliest wake-up a step asked for; zero for none.
+	requeue time.Duration
+	// cleanup describes removed role groups still being retired.
+	cleanup []string
+	// health is the health verdict; see health.go.
+	health health
+	// writes counts the object engine's writes by action.
+	writes map[apply.Action]int
+}
+
+func newPass(log logr.Logger, now time.Time) *pass {
+	return &pass{log: log, now: now, settled: true, writes: map[apply.Action]int{}}
+}
+
+// fail records a scope's failure, prefixed by where it happened.
+func (p *pass) fail(where string, err error) {
+	if err == nil {
+		return
+	}
+	if where != "" {
+		err = fmt.Errorf("%s: %w", where, err)
+	}
+	p.errs = append(p.errs, err)
+}
+
+// warn records a Warning event.
+func (p *pass) warn(reason, format string, args ...any) {
+	p.warnings = append(p.warnings, warning{reason, fmt.Sprintf(format, args...)})
+}
+
+// note records a Normal event.
+func (p *pass) note(reason, format string, args ...any) {
+	p.normals = append(p.normals, warning{reason, fmt.Sprintf(format, args...)})
+}
+
+// wakeAfter asks for the next pass no later than d from now.
+func (p *pass) wakeAfter(d time.Duration) {
+	if d > 0 && (p.requeue == 0 || d < p.requeue) {
+		p.requeue = d
+	}
+}
+
+// err returns the pass's errors joined, in the order they happened (roles
+// and groups are visited sorted, so the message is stable from pass to
+// pass and does not defeat the status no-op check).
+func (p *pass) err() error { return errors.Join(p.errs...) }
+
+// rateLimited reports whether the pass hit a 429, which stops it at once.
+func (p *pass) rateLimited() bool {
+	return slices.ContainsFunc(p.errs, func(e error) bool { return errors.Is(e, failure.ErrRateLimited) })
+}
+
+// message summarises errors for a condition: one line per error.
+func message(err error) string {
+	if err == nil {
+		return ""
+	}
+	var lines []string
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			lines = append(lines, e.Error())
+		}
+	} else {
+		lines = []string{err.Error()}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,197 @@
+package reconciler
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
+)
+
+// Reconcile runs one pass for the cluster resource named by req:
+//
+//  1. read it; gone or being deleted: done (its objects carry controller
+//     owner references, so garbage collection removes them; the reconciler
+//     keeps no finalizer);
+//  2. paused (spec.clusterOperation.reconciliationPaused): observe only;
+//  3. the cluster-wide objects (ServiceAccount, workload RBAC, the
+//     product's cluster objects), the cluster's pre-reconcile hooks and the
+//     declared dependencies (a missing one stops the pass);
+//  4. the role catalog, checked against spec.roles, then every role and
+//     role group in sorted order, best effort, each group's objects
+//     applied in waves with its own inventory;
+//  5. the orphan cleanup of role groups removed from the spec, the health
+//     of the workloads and the cluster's post-reconcile hooks;
+//  6. the status, written only when it changed, and the next pass
+//     scheduled.
+//
+// A panic becomes an error and a ReconcilePanic event.
+func (r *Reconciler[CR]) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
+	start := r.cfg.Clock.Now()
+	log := logr.FromContextOrDiscard(ctx).WithValues(r.kind, req.NamespacedName)
+	ctx = logr.NewContext(ctx, log)
+
+	cr := r.cfg.For.DeepCopy()
+	if err := r.client.Get(ctx, req.NamespacedName, cr); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forget(req.Namespace, req.Name)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, apierr.Classify(err)
+	}
+	if cr.GetDeletionTimestamp() != nil {
+		log.V(1).Info("being deleted; garbage collection removes its objects")
+		r.fresh.forget(cr.GetUID())
+		return ctrl.Result{}, nil
+	}
+	if r.fresh.stale(cr.GetUID(), cr.GetResourceVersion()) {
+		// The cache has not seen this reconciler's last status write; the
+		// watch event of that write triggers the next pass.
+		log.V(1).Info("cached copy predates the last status write; waiting for the cache")
+		return ctrl.Result{RequeueAfter: staleCacheDelay}, nil
+	}
+	var passErr error
+	defer func() {
+		if v := recover(); v != nil {
+			retErr = fmt.Errorf("reconcile panicked: %v", v)
+			log.Error(retErr, "panic", "stack", string(debug.Stack()))
+			r.recorder.Eventf(cr, nil, corev1.EventTypeWarning, ReasonReconcilePanic, "Reconcile", "%v", v)
+			res = ctrl.Result{}
+		}
+		observed := retErr
+		if observed == nil {
+			observed = passErr
+		}
+		r.metrics.observe(r.kind, observed, r.cfg.Clock.Since(start))
+	}()
+
+	orig := cr.DeepCopy()
+	if op := cr.GetClusterSpec().ClusterOperation; op != nil && op.ReconciliationPaused {
+		setCondition(cr, commonsv1alpha1.ConditionPaused, metav1.ConditionTrue, ReasonPaused,
+			"spec.clusterOperation.reconciliationPaused is set: nothing is changed until it is cleared")
+		return ctrl.Result{}, r.writeStatus(ctx, orig, cr)
+	}
+	p := newPass(log, r.cfg.Clock.Now())
+	r.run(ctx, p, cr)
+	passErr = p.err()
+	return r.finish(ctx, p, orig, cr)
+}
+
+// staleCacheDelay is how soon a pass that found a stale cached copy runs
+// again, should the watch event it waits for be lost.
+const staleCacheDelay = time.Second
+
+// run is steps 3 to 5.
+func (r *Reconciler[CR]) run(ctx context.Context, p *pass, cr CR) {
+	if err := r.reconcileCluster(ctx, p, cr); err != nil {
+		p.fail("cluster objects", err)
+		if p.rateLimited() {
+			return
+		}
+	}
+	if err := r.cfg.Hooks.clusterPre(ctx, cr); err != nil {
+		p.fail("pre-reconcile", err)
+		return
+	}
+	if err := r.checkDependencies(ctx, cr); err != nil {
+		p.warn(ReasonDependencyMissing, "%s", message(err))
+		p.fail("dependencies", err)
+		return
+	}
+	catalog, complete, err := r.declareRoles(ctx, p, cr)
+	if err != nil {
+		p.fail("", err)
+		return
+	}
+	aggregator := r.discoverAggregator(ctx, p, cr)
+	targets := r.reconcileRoles(ctx, p, cr, catalog, aggregator)
+	if p.rateLimited() {
+		return
+	}
+	if complete {
+		// With a role name the catalog does not know, a renamed role would
+		// look removed: delete nothing until the spec is right again.
+		r.retireRoles(ctx, p, cr)
+		r.cleanOrphans(ctx, p, cr)
+		if p.rateLimited() {
+			return
+		}
+	}
+	r.checkHealth(ctx, p, cr, targets)
+	if err := r.cfg.Hooks.clusterPost(ctx, cr); err != nil {
+		p.fail("post-reconcile", err)
+	}
+}
+
+// finish turns the pass into conditions, events, the status write and the
+// result.
+func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl.Result, error) {
+	err := p.err()
+	class := failure.ClassOf(err)
+	if err != nil {
+		r.cfg.Hooks.clusterError(ctx, cr, err)
+	}
+	if class != failure.ClassRateLimited {
+		r.setConditions(p, cr, err, class)
+	}
+	cr.GetClusterStatus().ObservedGeneration = cr.GetGeneration()
+	r.recordEvents(p, cr, err, class)
+	if werr := r.writeStatus(ctx, orig, cr); werr != nil {
+		if failure.ClassOf(werr) == failure.ClassRetriable {
+			return ctrl.Result{RequeueAfter: time.Second}, nil
+		}
+		return ctrl.Result{}, werr
+	}
+	return r.result(p, err, class)
+}
+
+// result schedules the next pass. A rate limit waits out its Retry-After;
+// invalid input waits for the user (a spec change triggers a pass) with
+// the health interval as a safety net, never a hot retry; a wait or a
+// transient failure comes back after its delay; any other error goes to
+// controller-runtime's backoff. Otherwise the earliest of the health
+// interval, the orphan cleaner's wake-up and, while converging, the
+// progress interval.
+func (r *Reconciler[CR]) result(p *pass, err error, class failure.Class) (ctrl.Result, error) {
+	switch class {
+	case failure.ClassRateLimited, failure.ClassRequeue:
+		p.wakeAfter(max(failure.Delay(err), time.Second))
+	case failure.ClassRetriable:
+		if d := failure.Delay(err); d > 0 {
+			p.wakeAfter(d)
+		} else {
+			return ctrl.Result{}, err
+		}
+	case failure.ClassInvalid:
+		// wait for the user; the safety net below applies
+	default:
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	if !p.settled {
+		p.wakeAfter(r.cfg.ProgressInterval)
+	}
+	if r.cfg.HealthCheckInterval > 0 {
+		p.wakeAfter(r.cfg.HealthCheckInterval)
+	}
+	return ctrl.Result{RequeueAfter: p.requeue}, nil
+}
+
+// forget drops what the reconciler keeps per cluster resource once it is
+// gone: its metric series.
+func (r *Reconciler[CR]) forget(namespace, name string) {
+	gone := r.cfg.For.DeepCopy()
+	gone.SetNamespace(namespace)
+	gone.SetName(name)
+	_ = r.cleaner.Forget(gone)
+}
