@@ -30,7 +30,7 @@ func countedClients(b *testing.B) (client.Client, *apicount.Counter, client.Clie
 		counter := apicount.New()
 		cfg := cp.RESTConfig()
 		cfg.Wrap(counter.WrapTransport)
-		c, err := client.New(cfg, client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
+		c, err := client.New(cfg, client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper(), Log: testkit.Logger(b)})
 		if err != nil {
 			b.Fatal(err)
 		}
