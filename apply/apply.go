@@ -179,8 +179,7 @@ func (p *pass) applyWave(ctx context.Context, wave []*desired, res *Result) bool
 			changes[i+k] = p.applyOne(ctx, group[k])
 		})
 		for k, d := range group {
-			ph := p.item(d.key).EffectivePhase()
-			if changes[i+k].Err != nil || ph != inventory.PhaseReady && ph != inventory.PhaseCompleted {
+			if changes[i+k].Err != nil || !settled(p.item(d.key).EffectivePhase()) {
 				ready = false
 			}
 		}
@@ -188,6 +187,16 @@ func (p *pass) applyWave(ctx context.Context, wave []*desired, res *Result) bool
 	}
 	res.Changes = append(res.Changes, changes...)
 	return ready
+}
+
+// settled reports the phases a wave may move on with: ready, or purged
+// (or being purged, which the purge step after the wave follows).
+func settled(ph inventory.Phase) bool {
+	switch ph {
+	case inventory.PhaseReady, inventory.PhaseCompleted, inventory.PhaseCompleting, inventory.PhaseScheduledForCompletion:
+		return true
+	}
+	return false
 }
 
 // applyOne applies d and returns its change.
