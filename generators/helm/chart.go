@@ -97,7 +97,8 @@ func loadChart(files []*archive.BufferedFile) (*chart.Chart, error) {
 
 // checkChart refuses charts a generator cannot render: a library chart, or
 // a dependency of Chart.yaml missing from charts/ (dependencies are
-// vendored with `helm dependency build`; nothing is downloaded).
+// vendored into the chart as directories or .tgz archives; nothing is
+// downloaded).
 func checkChart(ch *chart.Chart) error {
 	if ch.Metadata.Type == "library" {
 		return &generators.ConfigError{Field: "Chart.yaml", Err: fmt.Errorf("chart %q is a library chart and renders no objects", ch.Name())}
