@@ -122,7 +122,9 @@ func TestRegisteredExtraKindsAreReclaimedAfterTheStatefulSet(t *testing.T) {
 			return "", false, err
 		}
 		for _, a := range res.Actions() {
-			deleted = append(deleted, a.Object.Kind+" "+a.Object.Name)
+			if a.Type == orphan.ActionDeleted {
+				deleted = append(deleted, a.Object.Kind+" "+a.Object.Name)
+			}
 		}
 		return strings.Join(f.present(retired), " "), len(res.Reclaimed()) == 1, nil
 	}, 60*time.Second)
