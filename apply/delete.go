@@ -57,6 +57,11 @@ func (p *pass) deleteItems(ctx context.Context, keys []inventory.Key, onDelete b
 		ref := it.Ref()
 		pol := p.deletePolicyOf(it)
 		switch {
+		case neverWritten(it):
+			// Nothing was ever created for it (its wave never came).
+			p.forget(k)
+			res.Changes = append(res.Changes, Change{Object: ref, Action: ActionDeleted})
+			continue
 		case p.release != nil && p.release(ref):
 			p.forget(k)
 			p.log.Info("released", "object", ref.String())
@@ -203,4 +208,11 @@ func (p *pass) deleteLive(ctx context.Context, live client.Object, ref inventory
 	r.event(live, false, reason, "Delete", "deleted %s", ref)
 	p.log.Info("delete issued", "object", ref.String())
 	return nil
+}
+
+// neverWritten reports an item whose object this engine never created: no
+// write was recorded (objects found by their owner label record the
+// resourceVersion they were found with).
+func neverWritten(it *inventory.Item) bool {
+	return it.Digest == "" && it.Generation == 0 && it.ResourceVersion == ""
 }

@@ -35,7 +35,7 @@ func (p *pass) adoptStrays(ctx context.Context, wanted map[inventory.Key]bool) e
 			}
 			p.idx.Add(p.inv, inventory.Item{
 				Group: k.Group, Version: gvk.Version, Kind: k.Kind, Namespace: k.Namespace, Name: k.Name,
-				Phase: inventory.PhaseScheduledForDeletion,
+				Phase: inventory.PhaseScheduledForDeletion, ResourceVersion: m.ResourceVersion,
 			})
 			p.log.Info("found an object of the owner missing from its inventory", "object", k.String())
 		}
