@@ -70,5 +70,4 @@ require (
 replace (
 	github.com/opkit-dev/opkit/api => ../api
 	github.com/opkit-dev/opkit/builders => ../builders
-	github.com/opkit-dev/opkit/testkit => ../testkit
 )
