@@ -86,6 +86,9 @@ func nearMisses(name string, candidates []string) []string {
 			hits = append(hits, scored{c, d})
 		}
 	}
+	if len(hits) == 0 {
+		return nil
+	}
 	slices.SortFunc(hits, func(a, b scored) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.name, b.name)) })
 	out := make([]string, len(hits))
 	for i, h := range hits {

@@ -9,7 +9,6 @@ import (
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
-	"github.com/opkit-dev/opkit/apply"
 )
 
 // setConditions turns the pass into the resource's conditions. A pass
@@ -82,9 +81,10 @@ func (r *Reconciler[CR]) setConditions(p *pass, cr CR, err error, class failure.
 // 1 KiB).
 const maxEventNote = 1000
 
-// recordEvents records the pass's warnings, its failure and a summary of
-// its writes on the resource. A pass that wrote nothing and found nothing
-// wrong records nothing.
+// recordEvents records the pass's warnings, its failure and the orphan
+// cleaner's steps on the resource. The object engine's writes are logged,
+// not recorded: a reverted edit costs its write and no event. A pass that
+// found nothing wrong records nothing.
 func (r *Reconciler[CR]) recordEvents(p *pass, cr CR, err error, class failure.Class) {
 	seen := map[warning]bool{}
 	emit := func(typ string, w warning) {
@@ -113,8 +113,5 @@ func (r *Reconciler[CR]) recordEvents(p *pass, cr CR, err error, class failure.C
 	}
 	for _, n := range p.normals {
 		emit(corev1.EventTypeNormal, n)
-	}
-	if c, u, d := p.writes[apply.ActionCreated], p.writes[apply.ActionUpdated]+p.writes[apply.ActionRecreating], p.writes[apply.ActionDeleted]; c+u+d > 0 {
-		emit(corev1.EventTypeNormal, warning{"Applied", fmt.Sprintf("%d created, %d updated, %d deleted", c, u, d)})
 	}
 }

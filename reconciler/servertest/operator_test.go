@@ -2,6 +2,7 @@ package servertest_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -71,10 +72,13 @@ func baseConfig() reconciler.Config[*sampleCluster] {
 
 // startOperator runs cfg's reconciler in a manager restricted to ns until
 // the test ends.
-func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, cfg reconciler.Config[*sampleCluster]) *operator {
+func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, cfg reconciler.Config[*sampleCluster], wrap ...func(http.RoundTripper) http.RoundTripper) *operator {
 	t.Helper()
 	count := apicount.New()
 	rc := cp.RESTConfig()
+	for _, w := range wrap {
+		rc.Wrap(w)
+	}
 	rc.Wrap(count.WrapTransport)
 	cacheOpts, clientOpts := cfg.ManagerOptions()
 	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
