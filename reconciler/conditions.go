@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
@@ -86,29 +87,33 @@ const maxEventNote = 1000
 // not recorded: a reverted edit costs its write and no event. A pass that
 // found nothing wrong records nothing.
 func (r *Reconciler[CR]) recordEvents(p *pass, cr CR, err error, class failure.Class) {
-	seen := map[warning]bool{}
+	seen := map[string]bool{}
 	emit := func(typ string, w warning) {
-		if seen[w] {
+		if seen[w.reason+"\x00"+w.message] {
 			return
 		}
-		seen[w] = true
+		seen[w.reason+"\x00"+w.message] = true
 		note := w.message
 		if len(note) > maxEventNote {
 			note = note[:maxEventNote-3] + "..."
 		}
-		r.recorder.Eventf(cr, nil, typ, w.reason, "Reconcile", "%s", note)
+		var related runtime.Object
+		if w.related != nil {
+			related = w.related
+		}
+		r.recorder.Eventf(cr, related, typ, w.reason, "Reconcile", "%s", note)
 	}
 	for _, w := range p.warnings {
 		emit(corev1.EventTypeWarning, w)
 	}
 	switch class {
 	case failure.ClassRateLimited:
-		emit(corev1.EventTypeNormal, warning{ReasonRateLimited, fmt.Sprintf("backing off for %s: %v", failure.Delay(err), err)})
+		emit(corev1.EventTypeNormal, warning{reason: ReasonRateLimited, message: fmt.Sprintf("backing off for %s: %v", failure.Delay(err), err)})
 	case failure.ClassInvalid:
-		emit(corev1.EventTypeWarning, warning{ReasonInvalidSpec, message(err)})
+		emit(corev1.EventTypeWarning, warning{reason: ReasonInvalidSpec, message: message(err)})
 	case failure.ClassOther:
 		if err != nil {
-			emit(corev1.EventTypeWarning, warning{ReasonReconcileError, message(err)})
+			emit(corev1.EventTypeWarning, warning{reason: ReasonReconcileError, message: message(err)})
 		}
 	}
 	for _, n := range p.normals {

@@ -31,7 +31,12 @@ func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
 	res, err := r.cleaner.Clean(ctx, in)
 	st.RoleGroups = res.Prune(st.RoleGroups)
 	for _, a := range res.Actions() {
-		p.note(ReasonOrphanCleanup, "%s %s/%s of removed role group %s", a.Type, a.Object.Kind, a.Object.Name, groupName(a.RoleGroup))
+		msg := fmt.Sprintf("%s %s %s of removed role group %s", a.Type, a.Object.Kind, a.Object.Name, groupName(a.RoleGroup))
+		if a.Type == orphan.ActionDeletedAfterDrainTimeout {
+			p.warnings = append(p.warnings, warning{reason: ReasonOrphanCleanup, message: msg + " with pods still terminating", related: &a.Object})
+			continue
+		}
+		p.note(&a.Object, ReasonOrphanCleanup, "%s", msg)
 	}
 	for _, g := range res.Groups {
 		if g.Stage == orphan.StageReclaimed {

@@ -8,14 +8,16 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/opkit-dev/opkit/api/failure"
-	"github.com/opkit-dev/opkit/apply"
 )
 
-// warning is a Warning event the pass records on the cluster resource.
+// warning is an event the pass records on the cluster resource, with the
+// object it concerns when there is one.
 type warning struct {
 	reason, message string
+	related         *corev1.ObjectReference
 }
 
 // pass gathers what one reconciliation of one cluster resource found: the
@@ -37,12 +39,10 @@ type pass struct {
 	cleanup []string
 	// health is the health verdict; see health.go.
 	health health
-	// writes counts the object engine's writes by action.
-	writes map[apply.Action]int
 }
 
 func newPass(log logr.Logger, now time.Time) *pass {
-	return &pass{log: log, now: now, settled: true, writes: map[apply.Action]int{}}
+	return &pass{log: log, now: now, settled: true}
 }
 
 // fail records a scope's failure, prefixed by where it happened.
@@ -58,12 +58,12 @@ func (p *pass) fail(where string, err error) {
 
 // warn records a Warning event.
 func (p *pass) warn(reason, format string, args ...any) {
-	p.warnings = append(p.warnings, warning{reason, fmt.Sprintf(format, args...)})
+	p.warnings = append(p.warnings, warning{reason: reason, message: fmt.Sprintf(format, args...)})
 }
 
-// note records a Normal event.
-func (p *pass) note(reason, format string, args ...any) {
-	p.normals = append(p.normals, warning{reason, fmt.Sprintf(format, args...)})
+// note records a Normal event about related (nil for none).
+func (p *pass) note(related *corev1.ObjectReference, reason, format string, args ...any) {
+	p.normals = append(p.normals, warning{reason: reason, message: fmt.Sprintf(format, args...), related: related})
 }
 
 // wakeAfter asks for the next pass no later than d from now.

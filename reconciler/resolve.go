@@ -47,7 +47,7 @@ func (r *Reconciler[CR]) resolve(ctx context.Context, in groupInput) (*BuildCont
 		return nil, nil, err
 	}
 	if common.AffinityOverride != nil {
-		warnings = append(warnings, warning{ReasonAffinityOverridden, common.AffinityOverride.String()})
+		warnings = append(warnings, warning{reason: ReasonAffinityOverridden, message: common.AffinityOverride.String()})
 	}
 	merged, err := configfold.MergeOverrides(configfold.Layers[commonsv1alpha1.OverridesSpec]{
 		RoleName: in.role, RoleGroupName: in.group,
@@ -57,7 +57,7 @@ func (r *Reconciler[CR]) resolve(ctx context.Context, in groupInput) (*BuildCont
 		return nil, nil, err
 	}
 	for _, ig := range merged.IgnoredPodOverrides {
-		warnings = append(warnings, warning{ReasonPodOverrideIgnored, ig.String()})
+		warnings = append(warnings, warning{reason: ReasonPodOverrideIgnored, message: ig.String()})
 	}
 	image, err := imageresolve.Resolve(r.cfg.Image, imageresolve.Layers{RoleName: in.role, Declaration: in.decl.Image, Cluster: in.spec.Image})
 	if err != nil {
@@ -82,7 +82,7 @@ func (r *Reconciler[CR]) resolve(ctx context.Context, in groupInput) (*BuildCont
 		return nil, nil, err
 	}
 	if skipped != "" {
-		warnings = append(warnings, warning{ReasonVectorSidecarSkipped, skipped})
+		warnings = append(warnings, warning{reason: ReasonVectorSidecarSkipped, message: skipped})
 	}
 	if bc.Logging, err = renderLogging(in, common.Config, agent != nil); err != nil {
 		return nil, nil, err

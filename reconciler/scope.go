@@ -49,10 +49,6 @@ func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID
 			p.warn(ReasonImmutableFieldIgnored, "%s: %s cannot change after creation; the new value is not applied (recreate the object to apply it)",
 				c.Object, strings.Join(c.IgnoredFields, ", "))
 		}
-		switch c.Action {
-		case apply.ActionCreated, apply.ActionUpdated, apply.ActionRecreating, apply.ActionDeleted:
-			p.writes[c.Action]++
-		}
 	}
 	if !res.Done {
 		p.settled = false
