@@ -133,7 +133,7 @@ func (p *pass) deleteItem(ctx context.Context, it *inventory.Item) Change {
 		p.log.Error(err, "delete failed", "object", ref.String())
 		return Change{Object: ref, Action: ActionFailed, Err: err}
 	}
-	live, err := r.get(ctx, r.reader, ref, readLite)
+	live, err := p.readForDelete(ctx, it)
 	switch {
 	case isNoMatch(err):
 		return Change{Object: ref, Action: ActionDeleted} // the type is gone, and with it every instance
@@ -142,6 +142,15 @@ func (p *pass) deleteItem(ctx context.Context, it *inventory.Item) Change {
 	case live == nil:
 		p.log.Info("deleted", "object", ref.String())
 		return Change{Object: ref, Action: ActionDeleted}
+	}
+	if err := p.mayTouch(live, p.adoptionOf(it), ref); err != nil && r.separateReader {
+		// The client's view may lag: confirm before giving the object up.
+		if live, err = r.get(ctx, r.reader, ref, readLite); err != nil || live == nil {
+			if err != nil {
+				return fail(err)
+			}
+			return Change{Object: ref, Action: ActionDeleted}
+		}
 	}
 	if err := p.mayTouch(live, p.adoptionOf(it), ref); err != nil {
 		// Someone else owns it now: not ours to delete.
@@ -215,4 +224,19 @@ func (p *pass) deleteLive(ctx context.Context, live client.Object, ref inventory
 // resourceVersion they were found with).
 func neverWritten(it *inventory.Item) bool {
 	return it.Digest == "" && it.Generation == 0 && it.ResourceVersion == ""
+}
+
+// readForDelete reads the object to delete through the client (a cache,
+// usually): the delete's UID and resourceVersion preconditions make a stale
+// view fail safely, so the uncached reader is asked only when the client
+// says the object is gone (a cache that has not seen it yet must not make
+// the engine forget an object that exists).
+func (p *pass) readForDelete(ctx context.Context, it *inventory.Item) (client.Object, error) {
+	r := p.r
+	ref := it.Ref()
+	live, err := r.get(ctx, r.client, ref, readLite)
+	if err != nil || live != nil || !r.separateReader {
+		return live, err
+	}
+	return r.get(ctx, r.reader, ref, readLite)
 }

@@ -95,9 +95,13 @@ type Options struct {
 // that belong to it. One Reconciler serves every owner of a controller; each
 // call names its owner.
 type Owner struct {
-	// ID identifies the owner (for instance "<namespace>/<name>" of a custom
-	// resource, or its UID); objects carrying another owner id are not
-	// touched unless the adoption policy says so. Required.
+	// ID identifies the owner of one inventory (for instance the UID of a
+	// custom resource); objects carrying another owner id are not touched
+	// unless the adoption policy says so. A caller keeping several
+	// inventories for one custom resource (one per role group, say) gives
+	// each its own ID ("<uid>/server/default"): with Options.Kinds, a pass
+	// takes every labelled object of its ID missing from its inventory for
+	// its own. Required.
 	ID string
 	// DefaultNamespace is given to namespaced objects without a namespace.
 	// Empty means such objects are invalid.

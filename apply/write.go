@@ -194,12 +194,13 @@ func (p *pass) recordWrite(written metav1.Object, d *desired, it *inventory.Item
 // (a rollout someone else started): later waves are not blocked again.
 func (p *pass) observe(live client.Object, d *desired, it *inventory.Item, wrote bool) error {
 	st := kstatus.CurrentStatus
-	if u, ok := live.(*unstructured.Unstructured); ok {
+	if u, ok := live.(*unstructured.Unstructured); ok && !metadataOnly(d.gvk.GroupKind(), d.settings.hint) {
 		var err error
 		if st, err = readiness(u, d.settings.hint); err != nil {
 			return fmt.Errorf("%s: %w", d.ref, err)
 		}
-	} else if live.GetDeletionTimestamp() != nil {
+	}
+	if live.GetDeletionTimestamp() != nil {
 		st = kstatus.TerminatingStatus
 	}
 	it.SetStatus(string(st))
