@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/builders"
 )
 
@@ -28,6 +29,10 @@ type DefaultHandler[CR Cluster] struct {
 	// product does not write is rendered from the overrides alone. Nil
 	// means none.
 	ConfigFiles func(ctx context.Context, cr CR, bc *BuildContext) (map[string]map[string]string, error)
+	// Files returns files of the group's ConfigMap the product writes
+	// whole (file name to content), such as a sidecar's YAML config; the
+	// user's configOverrides do not reach them. Nil means none.
+	Files func(ctx context.Context, cr CR, bc *BuildContext) (map[string]string, error)
 	// Extras returns further objects of the group (see
 	// RoleGroupObjects.Extras). Nil means none.
 	Extras func(ctx context.Context, cr CR, bc *BuildContext) ([]client.Object, error)
@@ -46,10 +51,18 @@ func (h *DefaultHandler[CR]) BuildRoleGroup(ctx context.Context, cr CR, bc *Buil
 		}
 		files = f
 	}
+	var raw map[string]string
+	if h.Files != nil {
+		f, err := h.Files(ctx, cr, bc)
+		if err != nil {
+			return nil, err
+		}
+		raw = f
+	}
 	objs := &RoleGroupObjects{}
 	var errs []error
 	var err error
-	if objs.ConfigMap, err = BuildConfigMap(bc, files); err != nil {
+	if objs.ConfigMap, err = BuildConfigMap(bc, files, raw); err != nil {
 		errs = append(errs, err)
 	}
 	if objs.HeadlessService, err = builders.NewHeadlessService(bc.Scope).
@@ -87,9 +100,10 @@ func (h *DefaultHandler[CR]) BuildRoleGroup(ctx context.Context, cr CR, bc *Buil
 
 // BuildConfigMap builds the group's ConfigMap: files (name to the
 // product's entries) with the user's configOverrides applied, every file
-// the user overrides that files does not name, and the rendered logging
-// files.
-func BuildConfigMap(bc *BuildContext, files map[string]map[string]string) (*corev1.ConfigMap, error) {
+// the user overrides that files does not name, raw (name to content,
+// verbatim) and the rendered logging files. A name given twice is the
+// operator's error.
+func BuildConfigMap(bc *BuildContext, files map[string]map[string]string, raw map[string]string) (*corev1.ConfigMap, error) {
 	b := builders.NewConfigMap(bc.Scope)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		b.WithConfigFile(bc.ConfigFile(name, files[name]))
@@ -100,6 +114,12 @@ func BuildConfigMap(bc *BuildContext, files map[string]map[string]string) (*core
 		}
 	}
 	b.WithData(bc.Logging.Files)
+	for name := range raw {
+		if _, clash := bc.Logging.Files[name]; clash {
+			return nil, failure.Invalid(failure.AuthorOperator, "DefaultHandler.Files["+name+"]", "is also a logging file the reconciler renders")
+		}
+	}
+	b.WithData(raw)
 	return b.Build()
 }
 
