@@ -45,8 +45,8 @@ type ConfigMapReference struct {
 	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 
-	data  map[string]string
-	found bool
+	data  map[string]string `json:"-"`
+	found bool              `json:"-"`
 }
 
 // Referenced names the ConfigMap.
@@ -84,8 +84,8 @@ type ConfigMapKeyReference struct {
 	// +kubebuilder:validation:MinLength=1
 	Key string `json:"key"`
 
-	value string
-	found bool
+	value string `json:"-"`
+	found bool   `json:"-"`
 }
 
 // Referenced names the ConfigMap and key.
@@ -117,8 +117,8 @@ type SecretReference struct {
 	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 
-	data  map[string][]byte
-	found bool
+	data  map[string][]byte `json:"-"`
+	found bool              `json:"-"`
 }
 
 // Referenced names the Secret.
@@ -159,8 +159,8 @@ type SecretKeyReference struct {
 	// +kubebuilder:validation:MinLength=1
 	Key string `json:"key"`
 
-	value []byte
-	found bool
+	value []byte `json:"-"`
+	found bool   `json:"-"`
 }
 
 // Referenced names the Secret and key.
