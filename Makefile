@@ -49,10 +49,11 @@ bench: k8s-assets
 e2e: k8s-assets
 	cd e2e && GOWORK=off $(GO) test $(GOTEST_FLAGS) ./...
 
-## demo: run the example operator on the embedded control plane
+## demo: run the example operators on the embedded control plane and walk
+## through what they do (KEEP=1 leaves the control plane running afterwards)
 .PHONY: demo
-demo:
-	@echo "make demo: no example operator exists yet (the examples module is empty)" >&2; exit 1
+demo: k8s-assets
+	cd examples && GOWORK=off KEEP=$(KEEP) $(GO) run ./demo
 
 ## k8s-assets: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler
 ## and kwok into the cache directory (idempotent; OPKIT_ASSETS overrides the place)

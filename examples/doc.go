@@ -1,7 +1,11 @@
-// Package examples is the opkit module that owns runnable example operators
-// built with opkit: a role-group product and a generator-driven component,
-// with their CRDs and sample resources.
+// Package examples holds runnable operators built with opkit:
 //
-// The module has no code yet; its scope is fixed by the module table in the
-// repository's README.
+//   - kafka: a product operator (package kafka, command kafka) for
+//     KafkaCluster resources, controllers and brokers in KRaft mode, built
+//     on opkit's product reconciler;
+//   - demo: the command behind make demo, which runs the example operators
+//     on an embedded control plane and walks through what they do.
+//
+// See the README of each directory for how to run it against a real
+// cluster.
 package examples

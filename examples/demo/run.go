@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/term"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+)
+
+// run starts everything, plays the script, prints the summary and, on
+// failure, what the cluster resource says.
+func run(ctx context.Context, opts options) error {
+	began := time.Now()
+	live := !opts.plain && term.IsTerminal(int(os.Stdout.Fd()))
+	logPath := filepath.Join(os.TempDir(), fmt.Sprintf("opkit-demo-%d.log", os.Getpid()))
+	logs, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer logs.Close()
+
+	fmt.Println("opkit demo: starting etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok nodes …")
+	e, stop, err := start(ctx, logs)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping:", err)
+		}
+	}()
+	fmt.Printf("control plane up in %s; operator logs: %s\n", time.Since(began).Round(100*time.Millisecond), logPath)
+
+	vctx, cancelView := context.WithCancel(ctx)
+	v := newView(os.Stdout, live, e.panel)
+	go v.run(vctx)
+	d := &demo{env: e, view: v}
+	steps := append(kafkaSteps(), step{"delete the KafkaCluster: garbage collection removes its objects", deleteKafka})
+	results := d.play(ctx, steps)
+	cancelView()
+	if live {
+		v.draw(ctx)
+	}
+	summary(os.Stdout, results, time.Since(began))
+
+	failed := results[len(results)-1]
+	if failed.err != nil {
+		explain(ctx, e, failed)
+		return fmt.Errorf("step %q: %w", failed.name, failed.err)
+	}
+	if len(results) != len(steps) {
+		return fmt.Errorf("only %d of %d steps ran", len(results), len(steps))
+	}
+	fmt.Println("\nevery step reached its condition")
+	if opts.keep {
+		fmt.Printf("\nthe control plane keeps running:\n  kubectl --kubeconfig %s get kafkaclusters,statefulsets,pods -n %s\npress Ctrl-C to stop it\n", e.cp.KubeconfigPath, demoNamespace)
+		<-ctx.Done()
+	}
+	return nil
+}
+
+// explain prints the cluster resource's conditions and recent events.
+func explain(ctx context.Context, e *env, o outcome) {
+	fmt.Printf("\nstep %q did not reach its condition: %v\n", o.name, o.err)
+	d := &demo{env: e}
+	if k := d.kafka(ctx); k != nil {
+		fmt.Println("KafkaCluster conditions:")
+		for _, typ := range commonsv1alpha1.ConditionTypes() {
+			for _, c := range k.Status.Conditions {
+				if c.Type == typ {
+					fmt.Printf("  %-22s %-6s %-16s %s\n", c.Type, c.Status, c.Reason, c.Message)
+				}
+			}
+		}
+	}
+	fmt.Println("recent events:")
+	for _, l := range recentEvents(ctx, e.client, e.ns, 15) {
+		fmt.Println("  " + l)
+	}
+}

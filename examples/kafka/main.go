@@ -1,0 +1,72 @@
+// Command kafka is the example Kafka operator: an opkit product reconciler
+// for KafkaCluster resources (controllers and brokers in KRaft mode). It
+// runs against any cluster the kubeconfig names:
+//
+//	go run ./examples/kafka --kubeconfig ~/.kube/config
+//
+// with the KafkaCluster CRD installed (kubectl apply -f
+// examples/kafka/api/crd/). The flags are the usual ones of a
+// controller-runtime manager.
+package main
+
+import (
+	"flag"
+	"os"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/opkit-dev/opkit/examples/kafka/operator"
+)
+
+func main() {
+	var (
+		metricsAddr, probeAddr string
+		leaderElect            bool
+	)
+	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the metrics endpoint binds to; 0 disables it")
+	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health probes bind to")
+	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader, so only one replica of the operator is active")
+	logOpts := zap.Options{}
+	logOpts.BindFlags(flag.CommandLine)
+	flag.Parse() // --kubeconfig is registered by controller-runtime
+
+	log := zap.New(zap.UseFlagOptions(&logOpts))
+	ctrl.SetLogger(log)
+	if err := run(metricsAddr, probeAddr, leaderElect); err != nil {
+		log.Error(err, "kafka operator stopped")
+		os.Exit(1)
+	}
+}
+
+func run(metricsAddr, probeAddr string, leaderElect bool) error {
+	cfg, err := operator.Config(operator.Options{})
+	if err != nil {
+		return err
+	}
+	cacheOpts, clientOpts := cfg.ManagerOptions()
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+		Scheme:                 operator.Scheme(),
+		Cache:                  cacheOpts,
+		Client:                 clientOpts,
+		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
+		HealthProbeBindAddress: probeAddr,
+		LeaderElection:         leaderElect,
+		LeaderElectionID:       operator.Name,
+	})
+	if err != nil {
+		return err
+	}
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+		return err
+	}
+	if err := operator.Setup(mgr, cfg); err != nil {
+		return err
+	}
+	return mgr.Start(ctrl.SetupSignalHandler())
+}
