@@ -9,8 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -125,11 +123,4 @@ func errorsJoinStop(err error, cp *controlplane.ControlPlane) error {
 		return fmt.Errorf("%w (stopping the control plane: %v)", err, serr)
 	}
 	return err
-}
-
-// scheme is the demo client's scheme.
-func scheme() *runtime.Scheme {
-	s := operator.Scheme()
-	utilruntime.Must(corev1.AddToScheme(s))
-	return s
 }

@@ -31,7 +31,9 @@ const kafkaName = "events"
 
 func kafkaKey() client.ObjectKey { return client.ObjectKey{Namespace: demoNamespace, Name: kafkaName} }
 
-func groupName(role, group string) string { return builders.RoleGroupResourceName(kafkaName, role, group) }
+func groupName(role, group string) string {
+	return builders.RoleGroupResourceName(kafkaName, role, group)
+}
 
 // kafkaSteps is the product operator's part of the script.
 func kafkaSteps() []step {

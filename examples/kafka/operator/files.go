@@ -52,9 +52,9 @@ func configFiles(_ context.Context, cr *v1alpha1.KafkaCluster, bc *reconciler.Bu
 		server["sasl.enabled.mechanisms"] = "PLAIN"
 	}
 	env := map[string]string{
-		"NODE_ID_BASE":    strconv.Itoa(base + groupSlot(bc.RoleGroup)*groupIDStride),
-		"POD_DOMAIN":      fmt.Sprintf("%s.%s.svc.cluster.local", builders.HeadlessServiceName(bc.ResourceName()), cr.Namespace),
-		"KAFKA_HEAP_OPTS": heapOptions(bc),
+		"NODE_ID_BASE":     strconv.Itoa(base + groupSlot(bc.RoleGroup)*groupIDStride),
+		"POD_DOMAIN":       fmt.Sprintf("%s.%s.svc.cluster.local", builders.HeadlessServiceName(bc.ResourceName()), cr.Namespace),
+		"KAFKA_HEAP_OPTS":  heapOptions(bc),
 		"KAFKA_LOG4J_OPTS": "-Dlog4j2.configurationFile=" + reconcilerConfigPath("log4j2.properties"),
 	}
 	return map[string]map[string]string{"server.properties": server, "kafka.env": env}, nil
