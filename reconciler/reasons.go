@@ -18,9 +18,6 @@ const (
 	// ReasonDependencyMissing: a ConfigMap or Secret the resource depends
 	// on does not exist.
 	ReasonDependencyMissing = "DependencyMissing"
-	// ReasonRoleGroupFailed: one role group could not be reconciled; the
-	// others were.
-	ReasonRoleGroupFailed = "RoleGroupFailed"
 	// ReasonImmutableFieldIgnored: a field the API server does not let
 	// change differs from what the spec asks; repeated every pass while it
 	// does.
