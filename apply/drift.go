@@ -47,7 +47,7 @@ func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live
 			return "", nil
 		}
 	}
-	if p.statesStillHold(ctx, d, live) {
+	if p.statesStillHold(d, live) {
 		// Someone changed what we do not state: take the new version as
 		// ours, without a write.
 		it.ResourceVersion = (*live).GetResourceVersion()
@@ -116,7 +116,7 @@ func liveChanged(it *inventory.Item, live client.Object) bool {
 // carry a status, whether the live object still holds every field the
 // desired object states. Kinds without a status (ConfigMaps, Secrets) are
 // compared by resourceVersion alone: any change there is someone's edit.
-func (p *pass) statesStillHold(ctx context.Context, d *desired, live *client.Object) bool {
+func (p *pass) statesStillHold(d *desired, live *client.Object) bool {
 	if (*live).GetGeneration() > 0 || metadataKinds[d.gvk.GroupKind()] {
 		return false
 	}

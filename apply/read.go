@@ -61,11 +61,17 @@ func (r *Reconciler) get(ctx context.Context, rd client.Reader, ref inventory.Re
 
 func (r *Reconciler) getWith(ctx context.Context, rd client.Reader, ref inventory.Ref, lite bool) (client.Object, error) {
 	var live client.Object
-	if lite {
+	gvk := ref.GroupVersionKind()
+	switch {
+	case lite:
 		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(ref.GroupVersionKind())
+		m.SetGroupVersionKind(gvk)
 		live = m
-	} else {
+	case r.client.Scheme().Recognizes(gvk):
+		// Typed where the scheme knows the kind: a manager caches typed
+		// objects far more compactly than unstructured ones.
+		return r.getTyped(ctx, rd, ref)
+	default:
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(ref.GroupVersionKind())
 		live = u
@@ -100,4 +106,31 @@ func full(live client.Object) (*unstructured.Unstructured, error) {
 		return u, nil
 	}
 	return nil, fmt.Errorf("unexpected live object type %T", live)
+}
+
+// getTyped reads ref as the scheme's typed object and returns it in
+// unstructured form, nil when it does not exist.
+func (r *Reconciler) getTyped(ctx context.Context, rd client.Reader, ref inventory.Ref) (client.Object, error) {
+	gvk := ref.GroupVersionKind()
+	obj, err := r.client.Scheme().New(gvk)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ref, err)
+	}
+	typed, ok := obj.(client.Object)
+	if !ok {
+		return nil, fmt.Errorf("reading %s: %T is not an object", ref, obj)
+	}
+	if err := rd.Get(ctx, client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}, typed); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, apierr.Classify(fmt.Errorf("reading %s: %w", ref, err))
+	}
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return nil, fmt.Errorf("converting %s: %w", ref, err)
+	}
+	u := &unstructured.Unstructured{Object: content}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
 }

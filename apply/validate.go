@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
 	"github.com/opkit-dev/opkit/api/inventory"
 )
 
@@ -95,9 +96,16 @@ func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, 
 		}
 	}
 	seen := make(map[inventory.Key]bool, len(out))
+	// One REST mapping per kind and pass: the mapper is slow to ask.
+	scopes := map[schema.GroupVersionKind]scopeAnswer{}
 	for _, d := range out {
 		d.managedInstance = matchesType(managed, d.gvk)
-		namespaced, err := r.namespaced(d.gvk, crdScopes)
+		a, ok := scopes[d.gvk]
+		if !ok {
+			a.namespaced, a.err = r.namespaced(d.gvk, crdScopes)
+			scopes[d.gvk] = a
+		}
+		namespaced, err := a.namespaced, a.err
 		switch {
 		case err != nil && matchesType(aggregated, d.gvk):
 			// Served by an APIService of the set that may not be available
@@ -107,7 +115,7 @@ func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, 
 		case err != nil && isNoMatch(err):
 			return nil, failure.RequeueAfter(typeWait, "object %s: its type is not served (yet): %v", d.ref, err)
 		case err != nil:
-			return nil, err
+			return nil, apierr.Classify(err)
 		case !namespaced:
 			d.u.SetNamespace("")
 		case d.u.GetNamespace() == "":
@@ -129,6 +137,12 @@ func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, 
 		return nil, err
 	}
 	return out, nil
+}
+
+// scopeAnswer is a memoised answer of namespaced.
+type scopeAnswer struct {
+	namespaced bool
+	err        error
 }
 
 func (d *desired) setRef() {

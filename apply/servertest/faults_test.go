@@ -1,6 +1,7 @@
 package servertest
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/testkit/faults"
 )
@@ -55,5 +57,10 @@ func TestServerErrorsKeepTheirType(t *testing.T) {
 	require.Error(t, err)
 	require.False(t, res.Done)
 	require.True(t, apierrors.IsTooManyRequests(err), "a 429 must stay detectable, got %v", err)
+	require.True(t, errors.Is(err, failure.ErrRateLimited), "a 429 must be classified rate-limited, got %v", err)
+	require.Equal(t, failure.ClassRateLimited, failure.ClassOf(err))
+	for _, c := range res.Failed() {
+		require.True(t, errors.Is(c.Err, failure.ErrRateLimited), "%s: %v", c.Object, c.Err)
+	}
 	require.Len(t, f.inv.Items, 10, "the inventory lists the objects even when writes fail")
 }
