@@ -13,7 +13,9 @@ import (
 // EnvironmentFrom(ctx). It must not change parameters, must return the
 // same objects for the same input (the object reconciler compares digests,
 // so a different rendering is a write), and returns the objects in a
-// deterministic order. The generators of this module return
+// deterministic order. Namespaced objects without a namespace are meant
+// for the component's namespace; the caller (the object reconciler's
+// default namespace) sets it. The generators of this module return
 // *unstructured.Unstructured objects.
 type Generator interface {
 	Generate(ctx context.Context, namespace, name string, parameters map[string]any) ([]client.Object, error)

@@ -14,6 +14,11 @@ import (
 	"github.com/opkit-dev/opkit/api/failure/apierr"
 )
 
+// LookupFunc is the signature of the lookup template functions: apiVersion,
+// kind, namespace ("" for cluster-scoped kinds or every namespace) and name
+// ("" for a list).
+type LookupFunc func(apiVersion, kind, namespace, name string) (map[string]any, error)
+
 // Lookups serves the lookup and localLookup template functions of one
 // rendering, with Helm's semantics: an object as a map, a list (name "")
 // as a map with "items", and an empty map for an object or a kind that
@@ -21,7 +26,6 @@ import (
 // engines flatten the errors of functions into text: the generator returns
 // Err with its class instead of a template error.
 type Lookups struct {
-	ctx context.Context
 	env Environment
 
 	mu  sync.Mutex
@@ -29,19 +33,25 @@ type Lookups struct {
 }
 
 // NewLookups returns the lookups of one rendering in env.
-func NewLookups(ctx context.Context, env Environment) *Lookups {
-	return &Lookups{ctx: ctx, env: env}
+func NewLookups(env Environment) *Lookups {
+	return &Lookups{env: env}
 }
 
-// Lookup reads from Environment.Client (the target cluster).
-func (l *Lookups) Lookup(apiVersion, kind, namespace, name string) (map[string]any, error) {
-	return l.lookup(l.env.Client, apiVersion, kind, namespace, name)
+// Target returns the lookup function reading Environment.Client (the
+// cluster the objects go to) within ctx.
+func (l *Lookups) Target(ctx context.Context) LookupFunc {
+	return func(apiVersion, kind, namespace, name string) (map[string]any, error) {
+		return l.lookup(ctx, l.env.Client, apiVersion, kind, namespace, name)
+	}
 }
 
-// LocalLookup reads from Environment.EffectiveLocalClient() (the cluster
-// the component lives in).
-func (l *Lookups) LocalLookup(apiVersion, kind, namespace, name string) (map[string]any, error) {
-	return l.lookup(l.env.EffectiveLocalClient(), apiVersion, kind, namespace, name)
+// Local returns the lookup function reading
+// Environment.EffectiveLocalClient() (the cluster the component lives in)
+// within ctx.
+func (l *Lookups) Local(ctx context.Context) LookupFunc {
+	return func(apiVersion, kind, namespace, name string) (map[string]any, error) {
+		return l.lookup(ctx, l.env.EffectiveLocalClient(), apiVersion, kind, namespace, name)
+	}
 }
 
 // Err returns the first failed API call, classified with apierr.Classify
@@ -52,7 +62,7 @@ func (l *Lookups) Err() error {
 	return l.err
 }
 
-func (l *Lookups) lookup(c client.Reader, apiVersion, kind, namespace, name string) (map[string]any, error) {
+func (l *Lookups) lookup(ctx context.Context, c client.Reader, apiVersion, kind, namespace, name string) (map[string]any, error) {
 	if c == nil {
 		return map[string]any{}, nil
 	}
@@ -63,7 +73,7 @@ func (l *Lookups) lookup(c client.Reader, apiVersion, kind, namespace, name stri
 	if name != "" {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gv.WithKind(kind))
-		if err = c.Get(l.ctx, client.ObjectKey{Namespace: namespace, Name: name}, u); err == nil {
+		if err = c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, u); err == nil {
 			return u.UnstructuredContent(), nil
 		}
 	} else {
@@ -73,7 +83,7 @@ func (l *Lookups) lookup(c client.Reader, apiVersion, kind, namespace, name stri
 		if namespace != "" {
 			opts = append(opts, client.InNamespace(namespace))
 		}
-		if err = c.List(l.ctx, list, opts...); err == nil {
+		if err = c.List(ctx, list, opts...); err == nil {
 			return list.UnstructuredContent(), nil
 		}
 	}

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"context"
 	"fmt"
 	"maps"
 
@@ -33,10 +34,10 @@ func capabilities(env generators.Environment) (*common.Capabilities, error) {
 
 // funcs returns the extra functions of one rendering: lookups through the
 // Environment's readers and the component's digest, then the caller's.
-func funcs(env generators.Environment, lookups *generators.Lookups, extra map[string]any) map[string]any {
+func funcs(ctx context.Context, env generators.Environment, lookups *generators.Lookups, extra map[string]any) map[string]any {
 	f := map[string]any{
-		"lookup":          lookups.Lookup,
-		"localLookup":     lookups.LocalLookup,
+		"lookup":          lookups.Target(ctx),
+		"localLookup":     lookups.Local(ctx),
 		"componentDigest": func() string { return env.ComponentDigest },
 		"reconcilerName":  func() string { return env.ReconcilerName },
 	}

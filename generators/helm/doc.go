@@ -25,7 +25,9 @@
 //     function (toToml, tpl, include, required, sprig), plus
 //     componentDigest and reconcilerName and Options.Funcs;
 //   - the CRDs of crds/ first, then the templates' objects in path order;
-//     NOTES.txt is left out.
+//     NOTES.txt is left out. Unlike Helm, which only creates the CRDs of
+//     crds/, the object reconciler updates and deletes them with the
+//     component like any other object.
 //
 // Helm hooks become object reconciler annotations under
 // "<Environment.ReconcilerName>/":

@@ -14,6 +14,7 @@ import (
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	"helm.sh/helm/v4/pkg/engine"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/generators"
@@ -88,8 +89,8 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 	if r, ok := values["Release"].(map[string]any); ok && env.ReconcilerName != "" {
 		r["Service"] = env.ReconcilerName
 	}
-	lookups := generators.NewLookups(ctx, env)
-	rendered, err := engine.Engine{CustomTemplateFuncs: funcs(env, lookups, g.opts.Funcs)}.RenderWithContext(ctx, ch, values)
+	lookups := generators.NewLookups(env)
+	rendered, err := engine.Engine{CustomTemplateFuncs: funcs(ctx, env, lookups, g.opts.Funcs)}.RenderWithContext(ctx, ch, values)
 	if err != nil {
 		if lerr := lookups.Err(); lerr != nil {
 			return nil, fmt.Errorf("chart %s: %w", g.name, lerr)
@@ -127,5 +128,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			}
 		}
 	}
+	log.FromContext(ctx).V(1).Info("rendered chart", "chart", g.name, "namespace", namespace, "name", name,
+		"revision", release.Revision, "install", release.IsInstall, "objects", len(objects))
 	return objects, nil
 }

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,7 +83,7 @@ func (s *renderState) envErr() error {
 }
 
 // renderFuncs returns the functions bound to one rendering of t.
-func (s *renderState) renderFuncs(t *template.Template) template.FuncMap {
+func (s *renderState) renderFuncs(ctx context.Context, t *template.Template) template.FuncMap {
 	return template.FuncMap{
 		"include": func(name string, data any) (string, error) {
 			var b strings.Builder
@@ -104,8 +105,8 @@ func (s *renderState) renderFuncs(t *template.Template) template.FuncMap {
 			}
 			return strings.ReplaceAll(b.String(), noValue, ""), nil
 		},
-		"lookup":            s.lookups.Lookup,
-		"localLookup":       s.lookups.LocalLookup,
+		"lookup":            s.lookups.Target(ctx),
+		"localLookup":       s.lookups.Local(ctx),
 		"componentDigest":   func() string { return s.env.ComponentDigest },
 		"componentRevision": s.env.EffectiveRevision,
 		"reconcilerName":    func() string { return s.env.ReconcilerName },

@@ -6,6 +6,7 @@ import (
 	"path"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/opkit-dev/opkit/generators"
 )
@@ -49,6 +50,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			objects = append(objects, u)
 		}
 	}
+	log.FromContext(ctx).V(1).Info("rendered templates", "namespace", namespace, "name", name, "objects", len(objects))
 	return objects, nil
 }
 

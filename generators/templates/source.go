@@ -76,8 +76,8 @@ func (s *Source) render(ctx context.Context, namespace, name string, parameters 
 	if err != nil {
 		return nil, err
 	}
-	state := &renderState{env: env, lookups: generators.NewLookups(ctx, env)}
-	t.Funcs(state.renderFuncs(t))
+	state := &renderState{env: env, lookups: generators.NewLookups(env)}
+	t.Funcs(state.renderFuncs(ctx, t))
 	if parameters == nil {
 		parameters = map[string]any{}
 	}
