@@ -79,11 +79,15 @@ func TestNondeterministicFunctionsAreAbsent(t *testing.T) {
 func TestDelimitersAndCustomFunctions(t *testing.T) {
 	opts := templates.Options{
 		LeftDelim: "[[", RightDelim: "]]",
-		Funcs: template.FuncMap{"shout": func(s string) string { return s + "!" }, "upper": func(string) string { return "replaced" }},
+		Funcs: template.FuncMap{
+			"shout":  func(s string) string { return s + "!" },
+			"upper":  func(string) string { return "replaced" },
+			"lookup": func(...string) string { return "own lookup" },
+		},
 	}
-	got, err := render(t, `expr: {{ $labels.pod }} [[ shout .Name ]] [[ upper "x" ]]`, opts, generators.Environment{}, nil)
+	got, err := render(t, `expr: {{ $labels.pod }} [[ shout .Name ]] [[ upper "x" ]] [[ lookup "v1" "Secret" "" "" ]]`, opts, generators.Environment{}, nil)
 	require.NoError(t, err)
-	require.Equal(t, "expr: {{ $labels.pod }} name! replaced", got)
+	require.Equal(t, "expr: {{ $labels.pod }} name! replaced own lookup", got)
 }
 
 func TestDiscoveryMissingIsTheOperatorsMistake(t *testing.T) {

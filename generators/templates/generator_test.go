@@ -67,11 +67,17 @@ spec:
 }
 
 func TestGenerateDoesNotChangeParameters(t *testing.T) {
-	g, err := templates.New(os.DirFS("testdata"), "web", templates.Options{})
+	tree := fstest.MapFS{"cm.yaml": {Data: []byte(`{{ $_ := set .Values "greeting" "changed" }}{{ $_ := unset .Values.settings "a" }}
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: {{ .Values.greeting }}}
+`)}}
+	g, err := templates.New(tree, ".", templates.Options{})
 	require.NoError(t, err)
 	params := map[string]any{"greeting": "hi", "settings": map[string]any{"a": 1}}
-	_, err = g.Generate(t.Context(), "ns", "n", params)
+	objects, err := g.Generate(t.Context(), "ns", "n", params)
 	require.NoError(t, err)
+	require.Equal(t, "changed", objects[0].GetName(), "the template sees its own change")
 	if diff := cmp.Diff(map[string]any{"greeting": "hi", "settings": map[string]any{"a": 1}}, params); diff != "" {
 		t.Errorf("parameters changed (-want +got):\n%s", diff)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -18,6 +19,9 @@ import (
 type Source struct {
 	files []File
 	base  *template.Template
+	// custom are the names of Options.Funcs, which the functions bound to
+	// a rendering must not replace.
+	custom []string
 }
 
 // Load reads and parses the tree at dir (a slash-separated path in fsys,
@@ -36,7 +40,7 @@ func Load(fsys fs.FS, dir string, opts Options) (*Source, error) {
 			return nil, &generators.TemplateError{Template: f.Path, Author: failure.AuthorOperator, Err: err}
 		}
 	}
-	return &Source{files: files, base: base}, nil
+	return &Source{files: files, base: base, custom: slices.Collect(maps.Keys(opts.Funcs))}, nil
 }
 
 // Files returns the tree's files as read (templates, not renderings).
@@ -77,9 +81,16 @@ func (s *Source) render(ctx context.Context, namespace, name string, parameters 
 		return nil, err
 	}
 	state := &renderState{env: env, lookups: generators.NewLookups(env)}
-	t.Funcs(state.renderFuncs(ctx, t))
-	if parameters == nil {
-		parameters = map[string]any{}
+	bound := state.renderFuncs(ctx, t)
+	for _, n := range s.custom {
+		delete(bound, n)
+	}
+	t.Funcs(bound)
+	// Templates can change what they are given (sprig's set and unset);
+	// the caller's parameters stay untouched.
+	values, _ := copyValue(parameters).(map[string]any)
+	if values == nil {
+		values = map[string]any{}
 	}
 	out := make([]File, 0, len(s.files))
 	for _, f := range s.files {
@@ -87,7 +98,7 @@ func (s *Source) render(ctx context.Context, namespace, name string, parameters 
 			continue
 		}
 		data := map[string]any{
-			"Values":    parameters,
+			"Values":    values,
 			"Namespace": namespace,
 			"Name":      name,
 			"Template":  map[string]any{"Name": f.Path},
@@ -103,4 +114,25 @@ func (s *Source) render(ctx context.Context, namespace, name string, parameters 
 		out = append(out, File{Path: f.Path, Data: []byte(strings.ReplaceAll(b.String(), noValue, ""))})
 	}
 	return out, nil
+}
+
+// copyValue copies the maps and slices of a JSON-like value, so that a
+// template changing them changes its own copy.
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = copyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = copyValue(e)
+		}
+		return out
+	default:
+		return v
+	}
 }
