@@ -13,6 +13,7 @@ import (
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/generators"
 	"github.com/opkit-dev/opkit/generators/kustomize"
+	"github.com/opkit-dev/opkit/generators/templates"
 )
 
 func names(objects []client.Object) []string {
@@ -115,4 +116,20 @@ func TestKustomizeRefusalsBlameTheOperator(t *testing.T) {
 			require.ErrorContains(t, err, tt.message)
 		})
 	}
+}
+
+func TestIgnoreFileAndDelimiters(t *testing.T) {
+	tree := fstest.MapFS{
+		".generatorignore": {Data: []byte("drafts/\n")},
+		"cm.yaml":          {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: <% .Name %>}\ndata: {rule: '{{ $value }}'}\n")},
+		"drafts/wip.yaml":  {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: wip}\n")},
+	}
+	g, err := kustomize.New(tree, ".", kustomize.Options{Template: templates.Options{LeftDelim: "<%", RightDelim: "%>"}})
+	require.NoError(t, err)
+	objects, err := g.Generate(t.Context(), "ns", "alerts", nil)
+	require.NoError(t, err)
+	if diff := cmp.Diff([]string{"ConfigMap/alerts"}, names(objects)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	require.Equal(t, map[string]any{"rule": "{{ $value }}"}, objects[0].(*unstructured.Unstructured).Object["data"])
 }
