@@ -1,0 +1,87 @@
+package component
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/apply"
+)
+
+// ReasonImmutableFieldIgnored is the reason of the Warning event recorded
+// on a component when its objects state fields the API server does not let
+// change; recorded again only when the list of such fields changes.
+const ReasonImmutableFieldIgnored = apply.ReasonImmutableFieldIgnored
+
+// recordTransition records an event on the component when its state or
+// reason changed, or when it stays in Error with a new message: one event
+// per change, none per pass. Errors and timeouts are Warnings.
+func (r *Reconciler[T]) recordTransition(p *pass[T]) {
+	o, n := p.orig.GetStatus(), p.status
+	reason, msg := reasonOf(n), messageOf(n)
+	if o.State == n.State && reasonOf(o) == reason && (n.State != componentv1alpha1.StateError || messageOf(o) == msg) {
+		return
+	}
+	typ := corev1.EventTypeNormal
+	if n.State == componentv1alpha1.StateError {
+		typ = corev1.EventTypeWarning
+	}
+	p.log.Info("state changed", "state", n.State, "reason", reason, "message", msg, "revision", n.Revision)
+	r.recorder.Eventf(p.comp, nil, typ, reason, "Reconcile", "%s", truncate(msg, maxEventNote))
+}
+
+// eventMemory remembers, per component, the immutable fields last
+// reported.
+type eventMemory struct {
+	mu      sync.Mutex
+	ignored map[types.NamespacedName]string
+}
+
+func newEventMemory() *eventMemory {
+	return &eventMemory{ignored: map[types.NamespacedName]string{}}
+}
+
+func (m *eventMemory) forget(key types.NamespacedName) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.ignored, key)
+}
+
+// swap stores the summary of key and reports whether it changed.
+func (m *eventMemory) swap(key types.NamespacedName, summary string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ignored[key] == summary {
+		return false
+	}
+	if summary == "" {
+		delete(m.ignored, key)
+	} else {
+		m.ignored[key] = summary
+	}
+	return true
+}
+
+// noteIgnoredFields records an ImmutableFieldIgnored Warning when the
+// fields the objects state but cannot change differ from the last ones
+// reported.
+func (r *Reconciler[T]) noteIgnoredFields(p *pass[T], res apply.Result) {
+	var parts []string
+	for _, c := range res.Changes {
+		if len(c.IgnoredFields) > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %s", c.Object, strings.Join(c.IgnoredFields, ", ")))
+		}
+	}
+	slices.Sort(parts)
+	summary := strings.Join(parts, "; ")
+	if !r.events.swap(p.key, summary) || summary == "" {
+		return
+	}
+	r.recorder.Eventf(p.comp, nil, corev1.EventTypeWarning, ReasonImmutableFieldIgnored, "Reconcile",
+		"%s", truncate("fields the API server does not let change are kept as they are: "+summary, maxEventNote))
+}

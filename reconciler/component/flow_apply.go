@@ -1,0 +1,197 @@
+package component
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/api/inventory"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/generators"
+)
+
+// applyPass is the create/update branch of a pass.
+func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
+	st := p.status
+	if st.ObservedGeneration == 0 && st.State == "" {
+		p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonFirstSeen, "seen for the first time; reconciling")
+		p.after(requeueNow)
+		return
+	}
+	in, err := r.resolve(ctx, p.comp, false)
+	if err != nil {
+		r.fail(p, err, false)
+		return
+	}
+	if s, ok := configuration[SuspensionConfiguration](p.comp); ok && s.IsSuspended() {
+		p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonSuspended, "suspended: the dependent objects are kept as they are")
+		return
+	}
+	if in.digest != st.ProcessingDigest {
+		superseded := st.ProcessingSince != nil
+		st.ProcessingDigest, st.ProcessingSince = in.digest, nil
+		r.backoff.reset(p.key)
+		p.log.V(1).Info("new processing cycle", "digest", in.digest)
+		if superseded {
+			p.setState(componentv1alpha1.StateProcessing, componentv1alpha1.ReasonRestarting,
+				"the desired state changed before the previous one was ready; starting over")
+			p.after(requeueNow)
+			return
+		}
+	}
+	newRevision := st.ProcessingDigest != st.LastProcessingDigest
+	if newRevision {
+		st.Revision++
+		st.LastProcessingDigest = st.ProcessingDigest
+		p.log.Info("rendering a new revision", "revision", st.Revision)
+	}
+	tgt, local, err := r.clients(p.comp)
+	if err != nil {
+		r.fail(p, err, false)
+		return
+	}
+	if newRevision {
+		// A new desired state may bring new types (its CRDs); let
+		// generators see them.
+		tgt.discovery.Invalidate()
+	}
+	ctx = withClients(ctx, tgt.client, local)
+	if err := r.hooks.run(ctx, preReconcile, r.client, p.comp); err != nil {
+		r.fail(p, err, false)
+		return
+	}
+	ns, name := placement(p.comp)
+	objects, err := r.generator.Generate(generators.WithEnvironment(ctx, generators.Environment{
+		ReconcilerName:  r.name,
+		ComponentDigest: in.digest,
+		Revision:        st.Revision,
+		Client:          tgt.client,
+		LocalClient:     local,
+		Discovery:       tgt.discovery,
+		ParametersPath:  "spec",
+		Component:       p.comp,
+	}), ns, name, in.parameters)
+	if err != nil {
+		r.fail(p, fmt.Errorf("rendering: %w", err), false)
+		return
+	}
+	eng, err := r.engine(tgt, p.comp)
+	if err != nil {
+		r.fail(p, err, false)
+		return
+	}
+	owner := apply.Owner{ID: ownerID(p.key), DefaultNamespace: ns, ComponentDigest: in.digest}
+	var changed []inventory.Key
+	epoch := 0
+	if tgt.cached {
+		r.watch.own(r.ownerLabel(p.key), p.key)
+		changed, epoch = r.watch.take(p.key, &st.Inventory)
+	}
+	res, err := eng.Apply(ctx, &st.Inventory, objects, apply.PassOptions{Owner: owner, Changed: changed})
+	if tgt.cached {
+		r.watch.done(p.key, epoch, err == nil)
+		r.watchInventory(p)
+	}
+	r.noteIgnoredFields(p, res)
+	if err != nil {
+		r.fail(p, err, false)
+		return
+	}
+	if !res.Done {
+		r.waitReady(p)
+		return
+	}
+	if err := r.hooks.run(ctx, postReconcile, r.client, p.comp); err != nil {
+		r.fail(p, err, false)
+		return
+	}
+	if st.State != componentv1alpha1.StateReady || st.ProcessingSince != nil || st.AppliedGeneration != p.comp.GetGeneration() || newRevision {
+		st.AppliedGeneration = p.comp.GetGeneration()
+		now := metav1.NewTime(p.now)
+		st.LastAppliedAt = &now
+	}
+	st.ProcessingSince = nil
+	r.backoff.reset(p.key)
+	p.setState(componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, "every dependent object is applied and ready")
+	// 1 to 5% later, so that components created together spread out.
+	p.after(p.requeueInterval + jitter(p.requeueInterval*3/100, 0.66))
+}
+
+// waitReady handles a pass that applied what it could while objects are
+// not ready yet: Processing until the timeout, Error with reason Timeout
+// after it.
+func (r *Reconciler[T]) waitReady(p *pass[T]) {
+	st := p.status
+	if st.ProcessingSince == nil {
+		now := metav1.NewTime(p.now)
+		st.ProcessingSince = &now
+	}
+	waiting := unready(&st.Inventory)
+	elapsed := p.now.Sub(st.ProcessingSince.Time)
+	if elapsed >= p.timeout {
+		p.setState(componentv1alpha1.StateError, componentv1alpha1.ReasonTimeout,
+			fmt.Sprintf("dependent objects not ready within the timeout of %s: %s", p.timeout, waiting))
+		p.after(r.backoff.next(p.key, p.retryInterval))
+		return
+	}
+	p.setState(componentv1alpha1.StateProcessing, componentv1alpha1.ReasonProcessing,
+		"waiting for dependent objects to become ready: "+waiting)
+	p.after(min(r.backoff.next(p.key, p.retryInterval), p.timeout-elapsed))
+}
+
+// unready summarizes the items that are neither ready nor completed.
+func unready(inv *inventory.Inventory) string {
+	const shown = 5
+	var names []string
+	n := 0
+	for i := range inv.Items {
+		it := &inv.Items[i]
+		switch it.EffectivePhase() {
+		case inventory.PhaseReady, inventory.PhaseCompleted:
+			continue
+		}
+		n++
+		if len(names) < shown {
+			names = append(names, fmt.Sprintf("%s (%s)", it.Key(), it.EffectivePhase()))
+		}
+	}
+	if n == 0 {
+		return "none"
+	}
+	s := fmt.Sprintf("%d of %d: %s", n, len(inv.Items), strings.Join(names, ", "))
+	if n > shown {
+		s += ", …"
+	}
+	return s
+}
+
+// watchInventory starts watches of the kinds the inventory holds objects
+// of (those written at least once, so that their type exists).
+func (r *Reconciler[T]) watchInventory(p *pass[T]) {
+	for i := range p.status.Inventory.Items {
+		it := &p.status.Inventory.Items[i]
+		if it.EffectivePhase() == inventory.PhaseScheduledForApplication {
+			continue
+		}
+		if err := r.watch.ensure(it.Ref().GroupVersionKind()); err != nil {
+			p.log.Error(err, "watching a dependent kind", "kind", it.Ref().GroupVersionKind().String())
+		}
+	}
+}
+
+// placement returns the namespace and name the objects are rendered for.
+func placement(c Component) (string, string) {
+	ns, name := c.GetNamespace(), c.GetName()
+	if p, ok := configuration[PlacementConfiguration](c); ok {
+		if v := p.GetTargetNamespace(); v != "" {
+			ns = v
+		}
+		if v := p.GetTargetName(); v != "" {
+			name = v
+		}
+	}
+	return ns, name
+}

@@ -1,0 +1,118 @@
+package component
+
+import (
+	"errors"
+
+	"github.com/prometheus/client_golang/prometheus"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/inventory"
+)
+
+// metrics are the component reconciler's series on controller-runtime's
+// registry, labelled by controller (the reconciler name), beside
+// controller-runtime's own per-controller counts and durations.
+type metrics struct {
+	reconciles *prometheus.CounterVec
+	errors     *prometheus.CounterVec
+	dependents *prometheus.GaugeVec
+	unready    *prometheus.GaugeVec
+	state      *prometheus.GaugeVec
+}
+
+// states are every State, for the state gauge.
+var states = []componentv1alpha1.State{
+	componentv1alpha1.StateReady, componentv1alpha1.StatePending, componentv1alpha1.StateProcessing,
+	componentv1alpha1.StateDeletionPending, componentv1alpha1.StateDeleting, componentv1alpha1.StateError,
+}
+
+func newMetrics() (*metrics, error) {
+	m := &metrics{
+		reconciles: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "opkit_component_reconcile_total",
+			Help: "Passes of the component reconciler, by controller.",
+		}, []string{"controller"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "opkit_component_reconcile_errors_total",
+			Help: "Failed passes of the component reconciler, by controller and error class (invalid, requeue, rate_limited, retriable, other).",
+		}, []string{"controller", "class"}),
+		dependents: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "opkit_component_dependents",
+			Help: "Dependent objects in a component's inventory.",
+		}, []string{"controller", "namespace", "name"}),
+		unready: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "opkit_component_dependents_unready",
+			Help: "Dependent objects of a component that are not ready (or completed).",
+		}, []string{"controller", "namespace", "name"}),
+		state: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "opkit_component_state",
+			Help: "A component's state: 1 for the current state, 0 for the others.",
+		}, []string{"controller", "namespace", "name", "state"}),
+	}
+	var err error
+	if m.reconciles, err = register(m.reconciles); err != nil {
+		return nil, err
+	}
+	if m.errors, err = register(m.errors); err != nil {
+		return nil, err
+	}
+	if m.dependents, err = register(m.dependents); err != nil {
+		return nil, err
+	}
+	if m.unready, err = register(m.unready); err != nil {
+		return nil, err
+	}
+	if m.state, err = register(m.state); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// register registers c, or returns the collector registered before under
+// its name: every component reconciler of a process shares the series.
+func register[C prometheus.Collector](c C) (C, error) {
+	err := ctrlmetrics.Registry.Register(c)
+	var dup prometheus.AlreadyRegisteredError
+	if errors.As(err, &dup) {
+		if existing, ok := dup.ExistingCollector.(C); ok {
+			return existing, nil
+		}
+	}
+	return c, err
+}
+
+// observe records a finished pass of a component.
+func (m *metrics) observe(controller, namespace, name string, status *componentv1alpha1.Status, err error) {
+	m.reconciles.WithLabelValues(controller).Inc()
+	if err != nil {
+		m.errors.WithLabelValues(controller, failure.ClassOf(err).String()).Inc()
+	}
+	unready := 0
+	for i := range status.Inventory.Items {
+		switch status.Inventory.Items[i].EffectivePhase() {
+		case inventory.PhaseReady, inventory.PhaseCompleted:
+		default:
+			unready++
+		}
+	}
+	m.dependents.WithLabelValues(controller, namespace, name).Set(float64(len(status.Inventory.Items)))
+	m.unready.WithLabelValues(controller, namespace, name).Set(float64(unready))
+	for _, s := range states {
+		v := 0.0
+		if s == status.State {
+			v = 1
+		}
+		m.state.WithLabelValues(controller, namespace, name, string(s)).Set(v)
+	}
+}
+
+// forget removes the series of a component that is gone.
+func (m *metrics) forget(controller, namespace, name string) {
+	m.dependents.DeleteLabelValues(controller, namespace, name)
+	m.unready.DeleteLabelValues(controller, namespace, name)
+	for _, s := range states {
+		m.state.DeleteLabelValues(controller, namespace, name, string(s))
+	}
+}

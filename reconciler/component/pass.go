@@ -1,0 +1,93 @@
+package component
+
+import (
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+)
+
+// pass is what one Reconcile call knows and decides.
+type pass[T Component] struct {
+	key    types.NamespacedName
+	comp   T
+	status *componentv1alpha1.Status
+	// orig is the component before the pass changed anything.
+	orig T
+	now  time.Time
+	log  logr.Logger
+
+	// The component's intervals, defaults filled in.
+	requeueInterval time.Duration
+	retryInterval   time.Duration
+	timeout         time.Duration
+
+	// requeue is when the next pass is due; zero means only on events.
+	requeue time.Duration
+	// err is the pass's failure, for metrics and logs.
+	err error
+	// gone is set when the component's finalizer was removed: there is no
+	// status left to write.
+	gone bool
+}
+
+// after asks for the next pass after d at the latest.
+func (p *pass[T]) after(d time.Duration) {
+	if d <= 0 {
+		d = time.Millisecond
+	}
+	if p.requeue == 0 || d < p.requeue {
+		p.requeue = d
+	}
+}
+
+// setState sets the state and the Ready condition.
+func (p *pass[T]) setState(state componentv1alpha1.State, reason, message string) {
+	p.status.State = state
+	status := metav1.ConditionFalse
+	if state == componentv1alpha1.StateReady {
+		status = metav1.ConditionTrue
+	}
+	meta.SetStatusCondition(&p.status.Conditions, metav1.Condition{
+		Type:               componentv1alpha1.ConditionReady,
+		Status:             status,
+		Reason:             reason,
+		Message:            truncate(message, maxConditionMessage),
+		ObservedGeneration: p.comp.GetGeneration(),
+		LastTransitionTime: metav1.NewTime(p.now),
+	})
+}
+
+// Bounds of messages: a condition's (the API allows 32 KiB) and an event
+// note's (the events API allows 1 KiB).
+const (
+	maxConditionMessage = 4096
+	maxEventNote        = 1000
+)
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+// reasonOf returns the reason of the Ready condition, "" without one.
+func reasonOf(s *componentv1alpha1.Status) string {
+	if c := s.ReadyCondition(); c != nil {
+		return c.Reason
+	}
+	return ""
+}
+
+// messageOf returns the message of the Ready condition, "" without one.
+func messageOf(s *componentv1alpha1.Status) string {
+	if c := s.ReadyCondition(); c != nil {
+		return c.Message
+	}
+	return ""
+}

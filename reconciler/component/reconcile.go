@@ -1,0 +1,228 @@
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/failure/apierr"
+)
+
+// Timings of the passes that follow a pass at once.
+const (
+	// requeueNow follows a pass that only recorded a step (first seen, a
+	// restarted cycle).
+	requeueNow = 10 * time.Millisecond
+	// staleCacheDelay is how soon a pass that found a stale cached copy
+	// runs again, should the watch event it waits for be lost.
+	staleCacheDelay = time.Second
+)
+
+// Reconcile runs one pass for the component named by req:
+//
+//  1. read it from the cache; gone: forget it. A cached copy older than
+//     the reconciler's own last write waits for the cache instead;
+//  2. put the finalizer on it, run the post-read hooks;
+//  3. not being deleted: resolve its references, compute its digest,
+//     start a new processing cycle when the digest changed (counting the
+//     revision), render its objects and apply them; state Ready once every
+//     object is ready, Processing while waiting (Error with reason Timeout
+//     past the timeout);
+//  4. being deleted: wait for foreign finalizers and foreign instances of
+//     its managed types, then delete its objects in delete waves and
+//     remove the finalizer once they are gone;
+//  5. write the status when it changed, record an event when the state
+//     did, and schedule the next pass.
+//
+// Failures are data: a transient one is state Pending (reason Retrying)
+// retried after its delay, invalid input is state Error until the
+// component changes, anything else state Error with a jittered backoff.
+// Reconcile returns an error only for a panic.
+func (r *Reconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
+	r.mu.Lock()
+	ready := r.ready
+	r.mu.Unlock()
+	if !ready {
+		return ctrl.Result{}, errors.New("component reconciler: SetupWithManager was not called")
+	}
+	log := logr.FromContextOrDiscard(ctx).WithValues(r.gvk.Kind, req.NamespacedName)
+	ctx = logr.NewContext(ctx, log)
+
+	comp, _ := newObject[T]()
+	if err := r.client.Get(ctx, req.NamespacedName, comp); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forget(req.NamespacedName)
+			return ctrl.Result{}, nil
+		}
+		log.Error(err, "reading the component")
+		return ctrl.Result{RequeueAfter: r.backoff.next(req.NamespacedName, r.opts.RetryInterval)}, nil
+	}
+	if r.fresh.stale(comp.GetUID(), comp.GetResourceVersion()) {
+		log.V(1).Info("the cached copy predates the reconciler's last write; waiting for the cache")
+		return ctrl.Result{RequeueAfter: staleCacheDelay}, nil
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			retErr = fmt.Errorf("component pass panicked: %v", v)
+			log.Error(retErr, "panic", "stack", string(debug.Stack()))
+			res = ctrl.Result{}
+		}
+	}()
+	deleting := !comp.GetDeletionTimestamp().IsZero()
+	if !deleting && !controllerutil.ContainsFinalizer(comp, r.opts.Finalizer) {
+		if err := r.patchFinalizer(ctx, comp, true); err != nil {
+			log.Error(err, "adding the finalizer")
+			return ctrl.Result{RequeueAfter: r.backoff.next(req.NamespacedName, r.opts.RetryInterval)}, nil
+		}
+	}
+	p := r.newPass(ctx, req.NamespacedName, comp)
+	if err := r.hooks.run(ctx, postRead, r.client, comp); err != nil {
+		r.fail(p, err, deleting)
+	} else if deleting {
+		r.deletePass(ctx, p)
+	} else {
+		r.applyPass(ctx, p)
+	}
+	return r.finish(ctx, p)
+}
+
+// newPass starts the pass of comp, with its intervals.
+func (r *Reconciler[T]) newPass(ctx context.Context, key types.NamespacedName, comp T) *pass[T] {
+	p := &pass[T]{
+		key:             key,
+		comp:            comp,
+		status:          comp.GetStatus(),
+		orig:            comp.DeepCopyObject().(T),
+		now:             r.opts.Clock.Now(),
+		log:             logr.FromContextOrDiscard(ctx),
+		requeueInterval: r.opts.RequeueInterval,
+		retryInterval:   r.opts.RetryInterval,
+		timeout:         r.opts.Timeout,
+	}
+	if c, ok := configuration[RequeueConfiguration](comp); ok && c.GetRequeueInterval() > 0 {
+		p.requeueInterval = c.GetRequeueInterval()
+	}
+	if c, ok := configuration[RetryConfiguration](comp); ok && c.GetRetryInterval() > 0 {
+		p.retryInterval = c.GetRetryInterval()
+	}
+	if c, ok := configuration[TimeoutConfiguration](comp); ok && c.GetTimeout() > 0 {
+		p.timeout = c.GetTimeout()
+	}
+	if p.timeout == 0 {
+		p.timeout = p.requeueInterval
+	}
+	return p
+}
+
+// fail turns a failure of the pass into the state and the next pass.
+func (r *Reconciler[T]) fail(p *pass[T], err error, deleting bool) {
+	p.err = err
+	st := p.status
+	timedOut := !deleting && st.ProcessingSince != nil && p.now.Sub(st.ProcessingSince.Time) >= p.timeout
+	msg := err.Error()
+	switch class := failure.ClassOf(err); class {
+	case failure.ClassRateLimited:
+		// Back off without reporting anything wrong.
+		p.log.V(1).Info("rate-limited", "retryAfter", failure.Delay(err))
+		p.after(max(failure.Delay(err), time.Second))
+	case failure.ClassRetriable, failure.ClassRequeue:
+		d := failure.Delay(err)
+		if d <= 0 {
+			d = r.backoff.next(p.key, p.retryInterval)
+		}
+		p.after(d)
+		switch {
+		case deleting:
+			p.setState(componentv1alpha1.StateDeletionPending, componentv1alpha1.ReasonDeletionRetrying, msg)
+		case timedOut:
+			p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonTimeout, msg)
+		default:
+			p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonRetrying, msg)
+		}
+	case failure.ClassInvalid:
+		// Waits for its author: a change of the component triggers a pass.
+		p.after(p.requeueInterval)
+		p.setState(componentv1alpha1.StateError, reasonFor(timedOut), msg)
+	default:
+		p.after(r.backoff.next(p.key, p.retryInterval))
+		p.setState(componentv1alpha1.StateError, reasonFor(timedOut), msg)
+	}
+}
+
+func reasonFor(timedOut bool) string {
+	if timedOut {
+		return componentv1alpha1.ReasonTimeout
+	}
+	return componentv1alpha1.ReasonError
+}
+
+// finish writes the status, records events and metrics, and schedules
+// the next pass.
+func (r *Reconciler[T]) finish(ctx context.Context, p *pass[T]) (ctrl.Result, error) {
+	if p.gone {
+		r.forget(p.key)
+		r.fresh.forget(p.comp.GetUID())
+		p.log.Info("dependent objects deleted; finalizer removed")
+		return ctrl.Result{}, nil
+	}
+	p.status.ObservedGeneration = p.comp.GetGeneration()
+	if err := r.writeStatus(ctx, p); err != nil {
+		p.log.Error(err, "writing the status")
+		r.metrics.observe(r.name, p.key.Namespace, p.key.Name, p.orig.GetStatus(), err)
+		return ctrl.Result{RequeueAfter: r.backoff.next(p.key, p.retryInterval)}, nil
+	}
+	r.recordTransition(p)
+	r.metrics.observe(r.name, p.key.Namespace, p.key.Name, p.status, p.err)
+	return ctrl.Result{RequeueAfter: p.requeue}, nil
+}
+
+// patchFinalizer adds or removes the reconciler's finalizer with a patch
+// bound to the component's resourceVersion, and remembers the version it
+// replaced.
+func (r *Reconciler[T]) patchFinalizer(ctx context.Context, comp T, add bool) error {
+	before := comp.DeepCopyObject().(T)
+	if add {
+		controllerutil.AddFinalizer(comp, r.opts.Finalizer)
+	} else {
+		controllerutil.RemoveFinalizer(comp, r.opts.Finalizer)
+	}
+	// The patch's answer replaces the object; keep the status this pass
+	// may already have changed.
+	status := comp.GetStatus().DeepCopy()
+	err := r.client.Patch(ctx, comp, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}), client.FieldOwner(r.opts.FieldOwner))
+	*comp.GetStatus() = *status
+	if err != nil {
+		if !add && apierrors.IsNotFound(err) {
+			return nil
+		}
+		return apierr.Classify(fmt.Errorf("updating the finalizers: %w", err))
+	}
+	r.fresh.wrote(comp.GetUID(), before.GetResourceVersion())
+	return nil
+}
+
+// forget drops what the reconciler keeps of a component that is gone.
+func (r *Reconciler[T]) forget(key types.NamespacedName) {
+	r.backoff.reset(key)
+	r.events.forget(key)
+	r.metrics.forget(r.name, key.Namespace, key.Name)
+	r.watch.forget(key, r.ownerLabel(key))
+}
+
+// ownerLabel returns the value of the owner label of a component's
+// objects.
+func (r *Reconciler[T]) ownerLabel(key types.NamespacedName) string {
+	_, v := r.labels.OwnerLabel(ownerID(key))
+	return v
+}

@@ -1,0 +1,128 @@
+package component
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/generators"
+)
+
+// Reconciler reconciles the components of one type T: it renders each
+// component's objects with a generator and applies them through the
+// object reconciler (package apply), in the component's own cluster or a
+// remote one, keeping the component's Status. It implements
+// controller-runtime's reconcile.Reconciler; register it with
+// SetupWithManager.
+type Reconciler[T Component] struct {
+	name      string
+	generator generators.Generator
+	opts      Options
+	hooks     hooks[T]
+	triggers  chan event.TypedGenericEvent[types.NamespacedName]
+	fresh     *freshness
+	backoff   *backoff
+	events    *eventMemory
+
+	// Set by SetupWithManager.
+	mu        sync.Mutex
+	ready     bool
+	client    client.Client
+	apiReader client.Reader
+	scheme    *runtime.Scheme
+	config    *rest.Config
+	recorder  recorder.EventRecorder
+	discovery discovery.CachedDiscoveryInterface
+	gvk       schema.GroupVersionKind
+	local     *target
+	labels    *apply.Reconciler
+	targets   *targetCache
+	deps      *dependencies
+	watch     *watcher
+	metrics   *metrics
+}
+
+// triggerBuffer is how many outside triggers may wait for the controller.
+const triggerBuffer = 1024
+
+// New returns a reconciler of components of type T (a pointer to a struct
+// type, such as *v1alpha1.WebShop) named name, rendering with generator.
+// name is a fully qualified name such as "webshop.operators.example.com":
+// the default field owner and finalizer, the controller's name and the
+// prefix of every annotation and label on the dependent objects; it must
+// be unique among the operators of a cluster. Bad arguments are
+// failure.ErrInvalid, blamed on the operator.
+func New[T Component](name string, generator generators.Generator, opts Options) (*Reconciler[T], error) {
+	opts, err := opts.withDefaults(name)
+	if err != nil {
+		return nil, err
+	}
+	if generator == nil {
+		return nil, failure.Invalid(failure.AuthorOperator, "generator", "must not be nil")
+	}
+	if _, err := newObject[T](); err != nil {
+		return nil, err
+	}
+	return &Reconciler[T]{
+		name:      name,
+		generator: generator,
+		opts:      opts,
+		triggers:  make(chan event.TypedGenericEvent[types.NamespacedName], triggerBuffer),
+		fresh:     newFreshness(),
+		backoff:   newBackoff(opts.RetryInterval),
+		events:    newEventMemory(),
+	}, nil
+}
+
+// Name returns the reconciler's name.
+func (r *Reconciler[T]) Name() string { return r.name }
+
+// newObject returns a new, empty T. T must be a pointer to a struct whose
+// GetSpec returns a non-nil pointer to a struct and whose GetStatus
+// returns a non-nil status.
+func newObject[T Component]() (T, error) {
+	var zero T
+	t := reflect.TypeOf(zero)
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return zero, failure.Invalid(failure.AuthorOperator, "T", "the component type %v must be a pointer to a struct", t)
+	}
+	obj, ok := reflect.New(t.Elem()).Interface().(T)
+	if !ok {
+		return zero, failure.Invalid(failure.AuthorOperator, "T", "%v does not implement Component", t)
+	}
+	spec := reflect.ValueOf(obj.GetSpec())
+	if !spec.IsValid() || spec.Kind() != reflect.Pointer || spec.IsNil() || spec.Elem().Kind() != reflect.Struct {
+		return zero, failure.Invalid(failure.AuthorOperator, "T", "%v.GetSpec must return a non-nil pointer to a struct, got %T", t, obj.GetSpec())
+	}
+	if obj.GetStatus() == nil {
+		return zero, failure.Invalid(failure.AuthorOperator, "T", "%v.GetStatus must return a non-nil *Status", t)
+	}
+	return obj, nil
+}
+
+// Trigger asks for a pass of the component namespace/name, from outside
+// the cluster's events (a webhook, a timer, another controller). It waits
+// while the trigger buffer is full, until ctx ends.
+func (r *Reconciler[T]) Trigger(ctx context.Context, namespace, name string) error {
+	select {
+	case r.triggers <- event.TypedGenericEvent[types.NamespacedName]{Object: types.NamespacedName{Namespace: namespace, Name: name}}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("triggering %s/%s: %w", namespace, name, ctx.Err())
+	}
+}
+
+var _ reconcile.Reconciler = &Reconciler[Component]{}
