@@ -18,9 +18,11 @@ type PassOptions struct {
 	// Release, when non-nil, is asked for every object that leaves the
 	// set (on Apply) or the inventory (on Delete): when it returns true the
 	// object's item is dropped from the inventory without deleting the
-	// object, and the change is ActionReleased. The caller then owns the
-	// object's fate (for instance a cleaner that drains a StatefulSet
-	// before deleting it).
+	// object, and the change is ActionReleased. The object loses the
+	// owner's label and annotations (one patch), so that no later pass
+	// takes it for a stray; the caller then owns its fate (for instance a
+	// cleaner that drains a StatefulSet before deleting it, finding it by
+	// its own labels).
 	Release func(inventory.Ref) bool
 	// Changed, when non-nil, lists the objects whose live state may have
 	// changed since the previous pass (from watch events, say). An object

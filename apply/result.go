@@ -31,10 +31,11 @@ const (
 	// its item stays, Completed.
 	ActionPurged Action = "purged"
 	// ActionOrphaned: the object left the inventory but was kept in the
-	// cluster, as its delete policy says.
+	// cluster, as its delete policy says, without the owner's marks.
 	ActionOrphaned Action = "orphaned"
 	// ActionReleased: the object left the inventory without a delete,
-	// because the call released it (PassOptions.Release).
+	// and without the owner's marks, because the call released it
+	// (PassOptions.Release).
 	ActionReleased Action = "released"
 	// ActionSkipped: the object was not ours to touch (another owner took it
 	// over before its delete); its item left the inventory.

@@ -38,7 +38,7 @@ func TestLostInventoryLeaksNothing(t *testing.T) {
 }
 
 func TestReleasedObjectsLeaveTheInventoryWithoutADelete(t *testing.T) {
-	f := newFixture(t, "owner-a", apply.Options{})
+	f := newFixture(t, "owner-a", apply.Options{Kinds: []schema.GroupVersionKind{configMapKind}})
 	f.applyUntilReady(configMap(f.ns, "keep", nil, nil), configMap(f.ns, "handed-over", nil, nil))
 
 	pass := f.pass()
@@ -52,6 +52,31 @@ func TestReleasedObjectsLeaveTheInventoryWithoutADelete(t *testing.T) {
 	if diff := cmp.Diff(want, actions(res)); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
 	}
+
+	// It is no longer marked as ours: a later pass, which looks for strays
+	// by the owner label, neither takes it back nor deletes it.
+	live := &corev1.ConfigMap{}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: "handed-over"}, live))
+	require.NotContains(t, live.Labels, key(apply.AnnotationOwnerID))
+	require.NotContains(t, live.Annotations, key(apply.AnnotationOwnerID))
+	res, err = f.r.Apply(t.Context(), &f.inv, []client.Object{configMap(f.ns, "keep", nil, nil)}, f.pass())
+	require.NoError(t, err)
+	require.True(t, res.Done)
+	require.Equal(t, map[string]apply.Action{"ConfigMap " + f.ns + "/keep": apply.ActionUnchanged}, actions(res))
+	require.True(t, exists(t, f, live))
+}
+
+// An object orphaned by its delete policy is not found again as a stray
+// and deleted on a later pass.
+func TestOrphanedObjectsStayOrphaned(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{Kinds: []schema.GroupVersionKind{configMapKind}})
+	kept := configMap(f.ns, "kept", nil, map[string]string{key(apply.AnnotationDeletePolicy): string(apply.DeletePolicyOrphan)})
+	f.applyUntilReady(kept)
+	res := f.applyUntilReady()
+	require.Equal(t, apply.ActionOrphaned, actions(res)["ConfigMap "+f.ns+"/kept"])
+	res = f.applyUntilReady()
+	require.Empty(t, res.Changes)
+	require.True(t, exists(t, f, kept), "an orphaned object was deleted on a later pass")
 }
 
 // With change hints, a pass reads only what changed.
