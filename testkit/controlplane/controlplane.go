@@ -38,6 +38,8 @@ type ControlPlane struct {
 	Controllers bool
 
 	env        *envtest.Environment
+	certDir    string
+	restartMu  sync.Mutex
 	procs      []*process
 	logFiles   []string
 	openFiles  []*os.File
@@ -100,7 +102,15 @@ func (cp *ControlPlane) start(ctx context.Context, dir string, opts Options) err
 	if err != nil {
 		return err
 	}
-	api := &envtest.APIServer{Path: filepath.Join(dir, "kube-apiserver"), Out: apiLog, Err: apiLog}
+	// The API server's certificates live in a directory of ours, so that
+	// RestartAPIServer serves the same ones again (envtest would make new
+	// ones in a new directory, which no existing client trusts).
+	certDir, err := os.MkdirTemp("", "opkit-apiserver-")
+	if err != nil {
+		return fmt.Errorf("creating the API server's certificate directory: %w", err)
+	}
+	cp.certDir = certDir
+	api := &envtest.APIServer{Path: filepath.Join(dir, "kube-apiserver"), CertDir: certDir, Out: apiLog, Err: apiLog}
 	api.Configure().Set("service-cluster-ip-range", defaultServiceRange)
 	for _, name := range slices.Sorted(maps.Keys(opts.APIServerArgs)) {
 		api.Configure().Set(name, opts.APIServerArgs[name]...)
@@ -163,6 +173,9 @@ func (cp *ControlPlane) Stop() error {
 		}
 		for _, f := range cp.openFiles {
 			_ = f.Close()
+		}
+		if cp.certDir != "" {
+			errs = append(errs, os.RemoveAll(cp.certDir))
 		}
 		if cp.removeDir {
 			errs = append(errs, os.RemoveAll(cp.LogDir))

@@ -15,11 +15,12 @@ import (
 
 // Client wraps c with controller-runtime's interceptor so that its calls may
 // fail with injected faults before reaching c. Verbs and resources are named
-// as in Rule; server-side apply counts as patch.
+// as in Rule; server-side apply counts as patch. A watch cut by a WatchCut
+// rule is stopped after its duration.
 func (i *Injector) Client(c client.WithWatch) client.WithWatch {
 	fail := func(cl client.Client, verb string, obj runtime.Object, sub, name string) error {
 		resource := resourceOf(cl, obj, sub)
-		if rule := i.decide(verb, resource); rule != nil {
+		if rule, _ := i.decide(verb, resource); rule != nil {
 			return statusError(rule, resource, name)
 		}
 		return nil
@@ -38,10 +39,16 @@ func (i *Injector) Client(c client.WithWatch) client.WithWatch {
 			return cl.List(ctx, list, opts...)
 		},
 		Watch: func(ctx context.Context, cl client.WithWatch, list client.ObjectList, opts ...client.ListOption) (watch.Interface, error) {
-			if err := fail(cl, "watch", list, "", ""); err != nil {
-				return nil, err
+			resource := resourceOf(cl, list, "")
+			rule, cut := i.decide("watch", resource)
+			if rule != nil && rule.Fault != WatchCut {
+				return nil, statusError(rule, resource, "")
 			}
-			return cl.Watch(ctx, list, opts...)
+			w, err := cl.Watch(ctx, list, opts...)
+			if err != nil || rule == nil {
+				return w, err
+			}
+			return cutWatch(w, cut), nil
 		},
 		Create: func(ctx context.Context, cl client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 			if err := fail(cl, "create", obj, "", obj.GetName()); err != nil {

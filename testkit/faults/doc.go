@@ -12,6 +12,12 @@
 //	cfg := cp.RESTConfig()
 //	cfg.Wrap(inj.WrapTransport) // every request through cfg may now fail
 //
+// A WatchCut rule lets watches through and ends each stream after a seeded
+// duration around Rule.CutAfter, so informers must resume from the last
+// resource version they saw:
+//
+//	{Fault: faults.WatchCut, Rate: 1, CutAfter: 3 * time.Second}
+//
 // The same seed and the same sequence of requests give the same faults.
 // Counts and History say what was injected.
 package faults

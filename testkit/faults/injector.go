@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,6 +34,9 @@ type Injection struct {
 	Fault Fault
 	// Verb and Resource identify the request (see Rule).
 	Verb, Resource string
+	// CutAfter is when a WatchCut ends the watch it let through; zero for
+	// every other fault.
+	CutAfter time.Duration
 }
 
 // Count is the number of faults injected for one fault, verb and resource.
@@ -80,12 +84,13 @@ func (i *Injector) SetEnabled(on bool) {
 	i.enabled = on
 }
 
-// decide returns the rule to inject for a request, or nil.
-func (i *Injector) decide(verb, resource string) *Rule {
+// decide returns the rule to inject for a request, or nil. For a WatchCut
+// it also returns when to cut, drawn from the same source.
+func (i *Injector) decide(verb, resource string) (*Rule, time.Duration) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	if !i.enabled {
-		return nil
+		return nil, 0
 	}
 	i.requests++
 	for idx := range i.rules {
@@ -94,11 +99,15 @@ func (i *Injector) decide(verb, resource string) *Rule {
 			continue
 		}
 		if i.rng.Float64() < r.Rate {
-			i.history = append(i.history, Injection{Request: i.requests, Fault: r.Fault, Verb: verb, Resource: resource})
-			return r
+			var cut time.Duration
+			if r.Fault == WatchCut {
+				cut = r.drawCut(i.rng.Float64())
+			}
+			i.history = append(i.history, Injection{Request: i.requests, Fault: r.Fault, Verb: verb, Resource: resource, CutAfter: cut})
+			return r, cut
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 // History returns every injection in order.
@@ -150,7 +159,7 @@ func statusError(r *Rule, resource, name string) *apierrors.StatusError {
 		if s := r.retryAfterSeconds(); s > 0 {
 			err.ErrStatus.Details = &metav1.StatusDetails{RetryAfterSeconds: int32(s)}
 		}
-	default: // Timeout; validate admits nothing else.
+	default: // Timeout; WatchCut never gets here.
 		err = apierrors.NewTimeoutError(msg, r.retryAfterSeconds())
 	}
 	return err

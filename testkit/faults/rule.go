@@ -21,9 +21,15 @@ const (
 	ServiceUnavailable Fault = "ServiceUnavailable"
 	// Timeout is 504 with reason Timeout; apierrors.IsTimeout reports it.
 	Timeout Fault = "Timeout"
+	// WatchCut lets a watch request through and ends its stream after
+	// Rule.CutAfter, as an API server ending a watch or a dropped
+	// connection does: the watcher sees its result channel close and must
+	// watch again from the last resource version it saw. Only watch
+	// requests are cut; a WatchCut rule matches no other verb.
+	WatchCut Fault = "WatchCut"
 )
 
-var knownFaults = []Fault{Conflict, InternalError, ServiceUnavailable, Timeout, TooManyRequests}
+var knownFaults = []Fault{Conflict, InternalError, ServiceUnavailable, Timeout, TooManyRequests, WatchCut}
 
 // Rule says which requests may fail and how.
 type Rule struct {
@@ -43,6 +49,11 @@ type Rule struct {
 	// it. Note that client-go retries requests answered with a Retry-After
 	// header, up to ten times, before a caller sees the error.
 	RetryAfter time.Duration
+	// CutAfter is how long a watch cut by a WatchCut rule streams before it
+	// ends. Each cut draws its duration from the seed, uniformly in
+	// [CutAfter/2, 3·CutAfter/2), so watches started together do not all
+	// end together. Required with WatchCut, ignored otherwise.
+	CutAfter time.Duration
 }
 
 func (r Rule) validate() error {
@@ -55,12 +66,24 @@ func (r Rule) validate() error {
 	if r.RetryAfter < 0 {
 		return fmt.Errorf("rule retryAfter %v for %s: must not be negative", r.RetryAfter, r.Fault)
 	}
+	if r.Fault == WatchCut && r.CutAfter <= 0 {
+		return fmt.Errorf("rule cutAfter %v for %s: must be positive", r.CutAfter, r.Fault)
+	}
 	return nil
 }
 
 func (r Rule) matches(verb, resource string) bool {
+	if r.Fault == WatchCut && verb != "watch" {
+		return false
+	}
 	return (len(r.Verbs) == 0 || slices.Contains(r.Verbs, verb)) &&
 		(len(r.Resources) == 0 || slices.Contains(r.Resources, resource))
+}
+
+// drawCut draws a cut's duration in [CutAfter/2, 3·CutAfter/2) from u,
+// a uniform draw in [0, 1).
+func (r Rule) drawCut(u float64) time.Duration {
+	return r.CutAfter/2 + time.Duration(u*float64(r.CutAfter))
 }
 
 func (r Rule) retryAfterSeconds() int {

@@ -28,9 +28,16 @@ var _ http.RoundTripper = (*transport)(nil)
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	info := reqinfo.Classify(req)
-	rule := t.inj.decide(info.Verb, info.Resource)
+	rule, cut := t.inj.decide(info.Verb, info.Resource)
 	if rule == nil {
 		return t.next.RoundTrip(req)
+	}
+	if rule.Fault == WatchCut {
+		resp, err := t.next.RoundTrip(req)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			resp.Body = cutBody(resp.Body, cut)
+		}
+		return resp, err
 	}
 	if req.Body != nil {
 		_ = req.Body.Close()
