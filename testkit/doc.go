@@ -19,7 +19,9 @@
 //
 // Subpackages: [github.com/opkit-dev/opkit/testkit/controlplane] starts the
 // control plane, [github.com/opkit-dev/opkit/testkit/faults] injects API
-// errors, [github.com/opkit-dev/opkit/testkit/apicount] counts API calls.
+// errors, [github.com/opkit-dev/opkit/testkit/apicount] counts API calls,
+// [github.com/opkit-dev/opkit/testkit/crash] kills an operator at a chosen
+// write and restarts it.
 //
 // Clocks: use k8s.io/utils/clock/testing's FakeClock; testkit adds nothing to
 // it, so it does not wrap it.
