@@ -14,6 +14,8 @@ import (
 // spec. An error stops the pass: a failure.ErrRetriable (or rate-limited,
 // or requeue) error is retried after its delay, any other error is the
 // component's Error state. Post hooks run only when their step succeeded.
+// A pass that fails after a hook ran is repeated, hooks included: make
+// hooks idempotent.
 type HookFunc[T Component] func(ctx context.Context, c client.Client, component T) error
 
 // hookPoint names where a hook runs.

@@ -63,12 +63,13 @@ func (r *Reconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (res ct
 	if err := r.client.Get(ctx, req.NamespacedName, comp); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.forget(req.NamespacedName)
+			r.fresh.forget(req.NamespacedName)
 			return ctrl.Result{}, nil
 		}
 		log.Error(err, "reading the component")
 		return ctrl.Result{RequeueAfter: r.backoff.next(req.NamespacedName, r.opts.RetryInterval)}, nil
 	}
-	if r.fresh.stale(comp.GetUID(), comp.GetResourceVersion()) {
+	if r.fresh.stale(req.NamespacedName, comp.GetUID(), comp.GetResourceVersion()) {
 		log.V(1).Info("the cached copy predates the reconciler's last write; waiting for the cache")
 		return ctrl.Result{RequeueAfter: staleCacheDelay}, nil
 	}
@@ -172,7 +173,6 @@ func reasonFor(timedOut bool) string {
 func (r *Reconciler[T]) finish(ctx context.Context, p *pass[T]) (ctrl.Result, error) {
 	if p.gone {
 		r.forget(p.key)
-		r.fresh.forget(p.comp.GetUID())
 		p.log.Info("dependent objects deleted; finalizer removed")
 		return ctrl.Result{}, nil
 	}
@@ -208,7 +208,7 @@ func (r *Reconciler[T]) patchFinalizer(ctx context.Context, comp T, add bool) er
 		}
 		return apierr.Classify(fmt.Errorf("updating the finalizers: %w", err))
 	}
-	r.fresh.wrote(comp.GetUID(), before.GetResourceVersion())
+	r.fresh.wrote(client.ObjectKeyFromObject(comp), comp.GetUID(), before.GetResourceVersion())
 	return nil
 }
 

@@ -159,7 +159,7 @@ func (r *Reconciler[T]) componentChanged() predicate.Predicate {
 				!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
 				!slices.Equal(o.GetFinalizers(), n.GetFinalizers()) ||
 				!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
-				r.fresh.awaited(n.GetUID(), n.GetResourceVersion())
+				r.fresh.awaited(client.ObjectKeyFromObject(n), n.GetUID(), n.GetResourceVersion())
 		},
 	}
 }

@@ -36,7 +36,7 @@ func (r *Reconciler[T]) writeStatus(ctx context.Context, p *pass[T]) error {
 		err := r.client.Status().Update(ctx, p.comp, client.FieldOwner(r.opts.FieldOwner))
 		switch {
 		case err == nil:
-			r.fresh.wrote(p.comp.GetUID(), before)
+			r.fresh.wrote(p.key, p.comp.GetUID(), before)
 			return nil
 		case apierrors.IsNotFound(err):
 			return nil
