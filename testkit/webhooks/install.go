@@ -26,7 +26,7 @@ const InstallTimeout = time.Minute
 // and restricted to namespace, and waits until the API server calls s for
 // each configuration. The copies are named "<name>-<namespace>" and
 // deleted at the test's cleanup; the arguments are not changed. Start the
-// server (or the manager holding it) first.
+// manager holding the server (or Serve it) first.
 func (s *Server) Install(t testing.TB, c client.Client, namespace string,
 	mutating []*admissionregistrationv1.MutatingWebhookConfiguration,
 	validating []*admissionregistrationv1.ValidatingWebhookConfiguration) {

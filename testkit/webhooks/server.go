@@ -20,7 +20,7 @@ const ProbeLabel = "testkit.opkit.dev/webhook-probe"
 
 // Server is a controller-runtime webhook server for one test, with a
 // serving certificate for its local address signed by a CA of its own.
-// Pass it as a manager's WebhookServer, or Start it.
+// Pass it as a manager's WebhookServer, or Serve it.
 type Server struct {
 	webhook.Server
 	// CABundle is the PEM CA the API server checks the certificate with.
@@ -45,8 +45,9 @@ func New(t testing.TB) *Server {
 	return &Server{Server: srv, CABundle: opts.LocalServingCAData, Host: opts.LocalServingHost, Port: opts.LocalServingPort}
 }
 
-// Start serves until the test ends, for a test without a manager.
-func (s *Server) Start(t testing.TB) {
+// Serve starts the server until the test ends, for a test without a
+// manager (a manager starts its WebhookServer itself).
+func (s *Server) Serve(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -61,7 +61,7 @@ func TestInstalledWebhooksAreCalledInTheirNamespaceOnly(t *testing.T) {
 		srv.Register("/deny", &admission.Webhook{Handler: admission.HandlerFunc(func(context.Context, admission.Request) admission.Response {
 			return admission.Denied("labelled deny")
 		})})
-		srv.Start(t)
+		srv.Serve(t)
 		srv.Install(t, cp.Client, ns, nil, []*admissionregistrationv1.ValidatingWebhookConfiguration{cfg})
 		name = "deny-labelled-" + ns
 
