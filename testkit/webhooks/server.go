@@ -30,6 +30,9 @@ type Server struct {
 	Port int
 }
 
+// A Server is a manager's webhook server.
+var _ webhook.Server = (*Server)(nil)
+
 // New prepares a server on a free local port with a fresh serving
 // certificate, and registers the probe handler. The certificate's files
 // are removed at the test's cleanup. The server is not started.
