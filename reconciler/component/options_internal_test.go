@@ -1,0 +1,108 @@
+package component
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/apply"
+)
+
+func TestOptionsAreCheckedAndDefaulted(t *testing.T) {
+	tests := []struct {
+		name  string
+		rname string
+		opts  Options
+		field string
+	}{
+		{"bad name", "Shop Operator", Options{}, "name"},
+		{"bad finalizer", "shop.example.com", Options{Finalizer: "a/b/c"}, "Options.Finalizer"},
+		{"bad service account", "shop.example.com", Options{DefaultServiceAccount: "Deployer!"}, "Options.DefaultServiceAccount"},
+		{"unknown policy", "shop.example.com", Options{DeletePolicy: "shred"}, "Options.DeletePolicy"},
+		{"negative interval", "shop.example.com", Options{RetryInterval: -time.Second}, "Options.RetryInterval"},
+		{"kind without version", "shop.example.com", Options{Kinds: []schema.GroupVersionKind{{Kind: "ConfigMap"}}}, "Options.Kinds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.opts.withDefaults(tt.rname)
+			var fe failure.Fielder
+			if !errors.Is(err, failure.ErrInvalid) || !errors.As(err, &fe) || fe.FieldPath() != tt.field || failure.AuthorOf(err) != failure.AuthorOperator {
+				t.Errorf("error %v: want an invalid-input error on %s blamed on the operator", err, tt.field)
+			}
+		})
+	}
+
+	got, err := Options{}.withDefaults("shop.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Clock = nil
+	want := Options{
+		FieldOwner: "shop.example.com", Finalizer: "shop.example.com/finalizer",
+		RequeueInterval: DefaultRequeueInterval, RetryInterval: DefaultRetryInterval,
+		MaxConcurrentReconciles: DefaultMaxConcurrentReconciles, MaxTargetClients: DefaultMaxTargetClients,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+}
+
+// The policy names a component may state are those the object reconciler
+// accepts.
+func TestPolicyNamesMatchTheObjectReconciler(t *testing.T) {
+	c, err := client.New(&rest.Config{Host: "https://127.0.0.1:1"}, client.Options{Mapper: meta.NewDefaultRESTMapper(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for field, values := range policyValues {
+		for _, v := range values {
+			var o apply.Options
+			switch field {
+			case "AdoptionPolicy":
+				o.AdoptionPolicy = apply.AdoptionPolicy(v)
+			case "UpdatePolicy":
+				o.UpdatePolicy = apply.UpdatePolicy(v)
+			case "DeletePolicy":
+				o.DeletePolicy = apply.DeletePolicy(v)
+			case "MissingNamespacesPolicy":
+				o.MissingNamespacesPolicy = apply.MissingNamespacesPolicy(v)
+			default:
+				t.Fatalf("unknown policy field %s", field)
+			}
+			if _, err := apply.New("shop.example.com", c, o); err != nil {
+				t.Errorf("%s %q: the object reconciler refuses it: %v", field, v, err)
+			}
+		}
+	}
+}
+
+func TestBackoffDoublesWithinItsCap(t *testing.T) {
+	b := newBackoff(10 * time.Second)
+	var got []time.Duration
+	for range 6 {
+		got = append(got, b.next(key("a"), 0))
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
+	for i := range want {
+		if lo, hi := want[i]*9/10, want[i]*11/10; got[i] < lo || got[i] > hi {
+			t.Errorf("delay %d = %s, want %s ±10%%", i, got[i], want[i])
+		}
+	}
+	if d := b.next(key("a"), 3*time.Second); d > 3300*time.Millisecond {
+		t.Errorf("delay %s above the limit of 3s", d)
+	}
+	b.reset(key("a"))
+	if d := b.next(key("a"), 0); d > 1100*time.Millisecond {
+		t.Errorf("delay %s after a reset, want about 1s", d)
+	}
+	if d := b.next(key("b"), 0); d > 1100*time.Millisecond {
+		t.Errorf("another component's first delay %s, want about 1s", d)
+	}
+}
