@@ -33,7 +33,7 @@ type Note struct {
 	} `json:"status"`
 }
 
-func (n *Note) GetSpec() any                          { return &n.Spec }
+func (n *Note) GetSpec() any                         { return &n.Spec }
 func (n *Note) GetStatus() *componentv1alpha1.Status { return &n.Status.Status }
 
 func (n *Note) DeepCopyObject() runtime.Object {

@@ -17,7 +17,9 @@ import (
 	"github.com/opkit-dev/opkit/api/inventory"
 )
 
-func key(name string) types.NamespacedName { return types.NamespacedName{Namespace: "shop", Name: name} }
+func key(name string) types.NamespacedName {
+	return types.NamespacedName{Namespace: "shop", Name: name}
+}
 
 // watcherWithHandlers returns a watcher whose watches only record their
 // handlers, by kind.
