@@ -82,11 +82,12 @@ func errorCases() []classCase {
 		// api/failure/apierr: the API server's answers
 		{name: "apierr 429", err: apierr.Classify(tooMany), want: verdict{Class: limited, Delay: 3 * time.Second}, keeps: apierrors.IsTooManyRequests},
 		{name: "apierr 409", err: apierr.Classify(apierrors.NewConflict(schema.GroupResource{Resource: "configmaps"}, "x", errors.New("stale"))),
-			want: verdict{Class: retriable, Delay: failure.Delay(apierr.Classify(apierrors.NewConflict(schema.GroupResource{Resource: "configmaps"}, "x", errors.New("stale"))))},
+			want:  verdict{Class: retriable},
 			keeps: apierrors.IsConflict},
 		{name: "apierr 503", err: apierr.Classify(apierrors.NewServiceUnavailable("restarting")),
-			want: verdict{Class: retriable, Delay: failure.Delay(apierr.Classify(apierrors.NewServiceUnavailable("restarting")))},
-			keeps: apierrors.IsServiceUnavailable},
+			want: verdict{Class: retriable}, keeps: apierrors.IsServiceUnavailable},
+		{name: "apierr 429 without Retry-After", err: apierr.Classify(apierrors.NewTooManyRequests("slow down", 0)),
+			want: verdict{Class: limited, Delay: apierr.DefaultRateLimitDelay}, keeps: apierrors.IsTooManyRequests},
 		{name: "apierr 404", err: apierr.Classify(notFound), want: verdict{Class: failure.ClassOther}, keeps: apierrors.IsNotFound},
 
 		// apply

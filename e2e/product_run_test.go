@@ -1,0 +1,212 @@
+package e2e_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/controlplane"
+	"github.com/opkit-dev/opkit/testkit/crash"
+	"github.com/opkit-dev/opkit/testkit/faults"
+	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
+)
+
+// productShape is every scenario cluster's roles: one server and one
+// gateway, one replica each.
+var productShape = map[string]map[string]int32{"server": {"default": 1}, "gateway": {"default": 1}}
+
+// foreign are the objects of someone else a product scenario puts in the
+// operator's way, in the namespace before the clusters:
+//
+//   - inTheWay has the name of the first cluster's gateway ConfigMap and
+//     another owner's id: the adoption policy (if-unowned) forbids taking
+//     it over, so that role group waits and the object is never written;
+//   - lookalike carries the full label set of a role group the first
+//     cluster does not declare, but the cluster does not control it: the
+//     orphan cleaner must not take it for a removed group's ConfigMap.
+func foreign(ns string) []*corev1.ConfigMap {
+	first := clusterName(0)
+	return []*corev1.ConfigMap{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: builders.RoleGroupResourceName(first, "gateway", "default"),
+			Annotations: map[string]string{productName + "/" + apply.AnnotationOwnerID: "someone-else"}},
+			Data: map[string]string{"owner": "someone else"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: builders.RoleGroupResourceName(first, "server", "retired"),
+			Labels: map[string]string{
+				commonsv1alpha1.LabelInstance:  first,
+				commonsv1alpha1.LabelManagedBy: commonsv1alpha1.DefaultManagedBy,
+				commonsv1alpha1.LabelComponent: "server",
+				commonsv1alpha1.LabelRoleGroup: "retired",
+				commonsv1alpha1.LabelName:      "sample",
+				"e2e.opkit.dev/foreign":        "true",
+			}},
+			Data: map[string]string{"owner": "someone else"}},
+	}
+}
+
+// productOutcome is what a product run left and did.
+type productOutcome struct {
+	ns       string
+	state    endState
+	elapsed  time.Duration
+	writes   []crash.Write
+	degraded []string
+	problems []string
+}
+
+// runProducts runs the product scenario once in a new namespace: foreign
+// objects, n clusters, an operator whose requests go through inj (none
+// when nil). It waits until every cluster settled (the first waits on the
+// object in its way), checks that the foreign objects were left alone and
+// that the inventories match the live objects, and captures the end state.
+func runProducts(t *testing.T, cp *controlplane.ControlPlane, n int, inj *faults.Injector, timeout time.Duration) productOutcome {
+	t.Helper()
+	ctx := t.Context()
+	ns := testkit.Namespace(t, cp.Client)
+	out := productOutcome{ns: ns}
+
+	strangers := foreign(ns)
+	for _, o := range strangers {
+		if err := cp.Client.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	degraded := recordConditions(t, cp.Client, ns, commonsv1alpha1.ConditionDegraded)
+
+	cfg := cp.RESTConfig()
+	if inj != nil {
+		cfg.Wrap(inj.WrapTransport)
+	}
+	h, err := crash.New(crash.Options{Config: cfg, Operator: productOperator(t, ns, operatorOptions{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := h.Start(0)
+	t.Cleanup(func() {
+		if err := run.Stop(); err != nil {
+			t.Errorf("operator: %v", err)
+		}
+	})
+
+	start := time.Now()
+	for i := range n {
+		if err := cp.Client.Create(ctx, newCluster(ns, clusterName(i), productShape)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := testkit.WaitFor(ctx, allSettled(cp.Client, ns, n), timeout); err != nil {
+		t.Fatalf("the clusters did not settle: %v", err)
+	}
+	out.elapsed = time.Since(start)
+
+	out.state = stableState(t, cp.Client, ns)
+	if out.problems, err = inventoryProblems(ctx, cp.Client, ns, productName); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range strangers {
+		got := &corev1.ConfigMap{}
+		if err := cp.Client.Get(ctx, client.ObjectKeyFromObject(want), got); err != nil {
+			t.Errorf("foreign ConfigMap %s: %v", want.Name, err)
+		} else if got.ResourceVersion != want.ResourceVersion {
+			t.Errorf("foreign ConfigMap %s was written: resourceVersion %s, created as %s", want.Name, got.ResourceVersion, want.ResourceVersion)
+		}
+	}
+	if err := run.Stop(); err != nil {
+		t.Errorf("operator: %v", err)
+	}
+	out.writes = run.Writes()
+	for _, w := range out.writes {
+		for _, o := range strangers {
+			if w.Name == o.Name && w.Resource == "configmaps" {
+				t.Errorf("the operator sent %s to foreign ConfigMap %s", w.Verb, o.Name)
+			}
+		}
+	}
+	out.degraded = degraded.Seen()
+	return out
+}
+
+// blockedBy is the text of the first cluster's waiting condition.
+func blockedBy(ns string) string {
+	return fmt.Sprintf("ConfigMap %s/%s exists with owner %q", ns, builders.RoleGroupResourceName(clusterName(0), "gateway", "default"), "someone-else")
+}
+
+// allSettled is done when every cluster settled, the first one waiting on
+// the foreign object in its way with its other group ready.
+func allSettled(c client.Client, ns string, n int) testkit.Condition[string] {
+	return func(ctx context.Context) (string, bool, error) {
+		var list samplev1alpha1.SampleClusterList
+		if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
+			return "", false, err
+		}
+		if len(list.Items) != n {
+			return fmt.Sprintf("%d clusters", len(list.Items)), false, nil
+		}
+		var pending []string
+		for i := range list.Items {
+			cr := &list.Items[i]
+			if cr.Name == clusterName(0) {
+				if ok, why := waitsOnForeign(cr, ns); !ok {
+					pending = append(pending, why)
+				}
+				continue
+			}
+			if ok, why := settled(cr); !ok {
+				pending = append(pending, why)
+			}
+		}
+		slices.Sort(pending)
+		return strings.Join(pending, "; "), len(pending) == 0, nil
+	}
+}
+
+// waitsOnForeign reports whether the first cluster is where the foreign
+// object leaves it: waiting for it, for its current generation.
+func waitsOnForeign(cr *sampleCluster, ns string) (bool, string) {
+	c := conditionOf(cr, commonsv1alpha1.ConditionWaiting)
+	if cr.Status.ObservedGeneration != cr.Generation || c == nil || c.Status != "True" || !strings.Contains(c.Message, blockedBy(ns)) {
+		return false, fmt.Sprintf("%s: not waiting on the foreign ConfigMap: %+v", cr.Name, c)
+	}
+	// The other group runs: what exists of the cluster is available.
+	for typ, want := range map[string]string{
+		commonsv1alpha1.ConditionAvailable:   "True",
+		commonsv1alpha1.ConditionProgressing: "False",
+		commonsv1alpha1.ConditionDegraded:    "False",
+	} {
+		if c := conditionOf(cr, typ); c == nil || c.Status != want {
+			return false, fmt.Sprintf("%s: %s=%+v", cr.Name, typ, c)
+		}
+	}
+	return true, ""
+}
+
+// stableState captures ns until two captures in a row agree, so that a
+// write still in flight when the clusters settled cannot make two runs
+// differ by timing alone.
+func stableState(t *testing.T, c client.Reader, ns string) endState {
+	t.Helper()
+	var last endState
+	got, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (endState, bool, error) {
+		s, err := productCapturer.capture(ctx, c, ns)
+		if err != nil {
+			return nil, false, err
+		}
+		same := last != nil && equalStates(last, s)
+		last = s
+		return s, same, nil
+	}, time.Minute)
+	if err != nil {
+		t.Fatalf("the end state did not hold still: %v", err)
+	}
+	return got
+}

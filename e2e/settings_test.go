@@ -1,0 +1,53 @@
+package e2e_test
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Environment variables that size and seed the scenarios. Unset, the
+// scenarios run at the size CI affords; make e2e sets the full sizes.
+const (
+	// SeedEnv seeds every fault injector of a run. Unset means a seed from
+	// the clock, printed by every scenario that uses it so a failure can be
+	// replayed.
+	SeedEnv = "OPKIT_E2E_SEED"
+	// ClustersEnv is how many product cluster resources the fault
+	// scenarios run. Unset means 3.
+	ClustersEnv = "OPKIT_E2E_CLUSTERS"
+)
+
+// intEnv reads a positive integer from the environment, or def.
+func intEnv(t testing.TB, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a positive integer", name, v)
+	}
+	return n
+}
+
+// seed returns the run's seed and makes sure a failing test names it.
+func seed(t testing.TB) uint64 {
+	t.Helper()
+	s := uint64(time.Now().UnixNano())
+	if v := os.Getenv(SeedEnv); v != "" {
+		var err error
+		if s, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("%s=%q: want an unsigned integer", SeedEnv, v)
+		}
+	}
+	t.Logf("seed %d (replay with %s=%d)", s, SeedEnv, s)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("FAILED with seed %d: replay with %s=%d", s, SeedEnv, s)
+		}
+	})
+	return s
+}
