@@ -46,6 +46,8 @@ func TestTimeoutIsReported(t *testing.T) {
 	if ready.Status.Revision != 2 {
 		t.Errorf("revision %d after the fix, want 2", ready.Status.Revision)
 	}
+	// The fix superseded a cycle that had not finished.
+	waitEvent(t, cp.Client, ns, "front", componentv1alpha1.ReasonRestarting)
 }
 
 // A changed spec is a new revision: the chart renders an upgrade (its

@@ -85,6 +85,8 @@ type setup struct {
 	hooks     func(r *component.Reconciler[*shop.Shop])
 	// counter, when set, counts the operator's requests.
 	counter *apicount.Counter
+	// namespaces are further namespaces the operator's cache sees.
+	namespaces []string
 }
 
 // startOperator runs a component operator with a reconciler of its own
@@ -102,6 +104,9 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 	}
 	cacheOpts, clientOpts := component.ManagerOptions(name, shopKinds...)
 	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
+	for _, n := range s.namespaces {
+		cacheOpts.DefaultNamespaces[n] = cache.Config{}
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 testScheme(),
 		Cache:                  cacheOpts,
@@ -306,4 +311,33 @@ func gauge(t *testing.T, name string, labels map[string]string) float64 {
 		}
 	}
 	return -1
+}
+
+// counter returns the value of the series of a counter on
+// controller-runtime's registry with the given labels, 0 when there is none.
+func counter(t *testing.T, name string, labels map[string]string) float64 {
+	t.Helper()
+	families, err := ctrlmetrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	metric:
+		for _, m := range f.GetMetric() {
+			have := map[string]string{}
+			for _, l := range m.GetLabel() {
+				have[l.GetName()] = l.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue metric
+				}
+			}
+			return m.GetCounter().GetValue()
+		}
+	}
+	return 0
 }

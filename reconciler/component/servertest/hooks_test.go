@@ -25,7 +25,7 @@ func TestHookErrors(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
 	var attempts, post atomic.Int32
-	startOperator(t, cp, ns, setup{generator: noteGenerator, hooks: func(r *component.Reconciler[*shop.Shop]) {
+	op := startOperator(t, cp, ns, setup{generator: noteGenerator, hooks: func(r *component.Reconciler[*shop.Shop]) {
 		r.WithPreReconcileHook(func(ctx context.Context, c client.Client, s *shop.Shop) error {
 			if component.ClientFromContext(ctx) == nil {
 				return errors.New("no target client in the context")
@@ -54,6 +54,9 @@ func TestHookErrors(t *testing.T) {
 	if attempts.Load() < 3 || post.Load() == 0 {
 		t.Errorf("pre-reconcile ran %d times, post-reconcile %d times", attempts.Load(), post.Load())
 	}
+	if n := counter(t, "opkit_component_reconcile_errors_total", map[string]string{"controller": op.name, "class": "retriable"}); n < 2 {
+		t.Errorf("%v retriable errors counted, want at least 2", n)
+	}
 
 	s.Spec.Message = "broken"
 	if err := cp.Client.Update(t.Context(), s); err != nil {
@@ -62,6 +65,9 @@ func TestHookErrors(t *testing.T) {
 	s = waitState(t, cp.Client, key, componentv1alpha1.StateError, componentv1alpha1.ReasonError, time.Minute)
 	if msg := s.Status.ReadyCondition().Message; !strings.Contains(msg, "refuses this shop") {
 		t.Errorf("message %q lacks the hook's error", msg)
+	}
+	if n := counter(t, "opkit_component_reconcile_errors_total", map[string]string{"controller": op.name, "class": "other"}); n < 1 {
+		t.Errorf("%v other errors counted, want at least 1", n)
 	}
 	note := &corev1.ConfigMap{}
 	get(t, cp.Client, ns, "front-note", note)

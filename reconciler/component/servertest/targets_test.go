@@ -145,3 +145,22 @@ func TestDoubleImpersonationIsRefused(t *testing.T) {
 	}
 	waitEvent(t, cp.Client, ns, "front", componentv1alpha1.ReasonError, "impersonation does not nest")
 }
+
+// A placement puts the objects into another namespace (created if
+// missing) under another name.
+func TestPlacement(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	target := ns + "-placed"
+	t.Cleanup(func() {
+		_ = cp.Client.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: target}})
+	})
+	startOperator(t, cp, ns, setup{generator: noteGenerator, namespaces: []string{target}})
+	newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "elsewhere",
+		PlacementSpec: componentv1alpha1.PlacementSpec{Namespace: target, Name: "outlet"}})
+	waitState(t, cp.Client, client.ObjectKey{Namespace: ns, Name: "front"}, componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, time.Minute)
+	note := &corev1.ConfigMap{}
+	if !get(t, cp.Client, target, "outlet-note", note) || note.Data["message"] != "elsewhere" {
+		t.Errorf("ConfigMap outlet-note missing in %s: %+v", target, note.Data)
+	}
+}
