@@ -7,8 +7,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -17,11 +21,22 @@ import (
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/apicount"
 	"github.com/opkit-dev/opkit/testkit/controlplane"
+	"github.com/opkit-dev/opkit/testkit/sample"
+	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
 
 // One control plane with controllers for the package: readiness waits need
-// pods that become Ready, and namespace deletion needs its controller.
-var env = &testkit.Env{Options: controlplane.Options{Controllers: true}}
+// pods that become Ready, and namespace deletion needs its controller. The
+// sample CRD gives a real status to store inventories in.
+var env = &testkit.Env{Options: controlplane.Options{Controllers: true, Scheme: newScheme(), CRDs: sample.MustCRDs()}}
+
+func newScheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(s))
+	utilruntime.Must(apiextensionsv1.AddToScheme(s))
+	utilruntime.Must(samplev1alpha1.AddToScheme(s))
+	return s
+}
 
 func TestMain(m *testing.M) { env.Main(m) }
 
