@@ -64,12 +64,18 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 		return
 	}
 	ns, name := placement(p.comp)
+	// Lookups read uncached: the manager's cache holds only the
+	// reconciler's own objects of the kinds it renders.
+	localReader := r.apiReader
+	if local != r.client {
+		localReader = local
+	}
 	objects, err := r.generator.Generate(generators.WithEnvironment(ctx, generators.Environment{
 		ReconcilerName:  r.name,
 		ComponentDigest: in.digest,
 		Revision:        st.Revision,
-		Client:          tgt.client,
-		LocalClient:     local,
+		Client:          tgt.reader,
+		LocalClient:     localReader,
 		Discovery:       tgt.discovery,
 		ParametersPath:  "spec",
 		Component:       p.comp,

@@ -131,7 +131,10 @@ func withClients(ctx context.Context, target, local client.Client) context.Conte
 
 // ClientFromContext returns the target client of the pass: the client the
 // objects are applied with (remote or impersonated when the component says
-// so). It is set for every hook but the post-read hook; nil otherwise.
+// so). It is set for every hook but the post-read hook; nil otherwise. In
+// the component's own cluster without impersonation it is the manager's
+// client, whose cache (built with ManagerOptions) holds only the
+// reconciler's own objects of the kinds it renders.
 func ClientFromContext(ctx context.Context) client.Client {
 	c, _ := ctx.Value(clientsKey{}).(passClients)
 	return c.target

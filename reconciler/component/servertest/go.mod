@@ -9,6 +9,7 @@ require (
 	github.com/opkit-dev/opkit/generators/helm v0.0.0-00010101000000-000000000000
 	github.com/opkit-dev/opkit/reconciler v0.0.0-00010101000000-000000000000
 	github.com/opkit-dev/opkit/testkit v0.0.0-00010101000000-000000000000
+	github.com/prometheus/client_model v0.6.2
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -62,7 +63,6 @@ require (
 	github.com/opkit-dev/opkit/apply v0.0.0 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.24.0 // indirect
-	github.com/prometheus/client_model v0.6.2 // indirect
 	github.com/prometheus/common v0.70.0 // indirect
 	github.com/prometheus/procfs v0.21.1 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
