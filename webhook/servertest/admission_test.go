@@ -75,7 +75,7 @@ func TestAdmissionRefusesTheUsersMistakesAtTheirPaths(t *testing.T) {
 			l.Spec.Image = &commonsv1alpha1.ImageSpec{ProductVersion: "4.0/next"}
 			return l
 		}(), fields: []string{"spec.image.productVersion"}, text: "4.0/next"},
-		{name: "an empty secret class", cr: func() *lakehousev1alpha1.Lakehouse {
+		{name: "a malformed secret class", cr: func() *lakehousev1alpha1.Lakehouse {
 			l := newLakehouse(ns, "tls", "server")
 			l.Spec.TLS = &lakehousev1alpha1.TLSSpec{ServerSecretClass: "Not_A_Class"}
 			return l
