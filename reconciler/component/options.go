@@ -65,9 +65,10 @@ type Options struct {
 	// cluster they are watched (a live edit is reverted at once, and
 	// readiness changes trigger a pass), cached only where they carry the
 	// reconciler's owner label (pass the same list to ManagerOptions), and
-	// searched for objects a lost status left behind. Kinds not listed are
-	// watched too, from the first pass that finds them ready, without the
-	// label filter.
+	// searched for objects a lost status left behind. They must be served
+	// when the manager starts (a CRD the generator itself renders is not a
+	// candidate). Kinds not listed are watched too, from the first pass
+	// that applied them, and cached without the label filter.
 	Kinds []schema.GroupVersionKind
 
 	// RequeueInterval is the time between passes of a ready component.
