@@ -48,6 +48,10 @@ func (cp *ControlPlane) startControllers(ctx context.Context, dir string, nodes 
 			"--manage-all-nodes=true",
 			"--server-address=",
 			"--config=" + filepath.Join(dir, "kwok-stages.yaml"),
+			// Renew each node's Lease: without it the node lifecycle
+			// controller takes the nodes for dead after its grace period
+			// (50 s) and marks every pod not ready.
+			"--node-lease-duration-seconds=40",
 		}},
 	}
 	for _, s := range starts {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -111,6 +112,34 @@ func TestControllersRunStatefulSetsAndGarbageCollection(t *testing.T) {
 		return "present", false, err
 	}, 60*time.Second)
 	require.NoError(t, err, "owned ConfigMap should be garbage-collected")
+
+	// Every node's Lease is renewed, so the node lifecycle controller never
+	// takes the nodes for dead (and marks every pod not ready) once its
+	// grace period has passed.
+	first := map[string]time.Time{}
+	_, err = testkit.WaitFor(ctx, func(ctx context.Context) (map[string]time.Time, bool, error) {
+		renewed := map[string]time.Time{}
+		for _, n := range nodes.Items {
+			lease := &coordinationv1.Lease{}
+			if err := c.Get(ctx, client.ObjectKey{Namespace: corev1.NamespaceNodeLease, Name: n.Name}, lease); err != nil {
+				return renewed, false, client.IgnoreNotFound(err)
+			}
+			if lease.Spec.RenewTime == nil {
+				return renewed, false, nil
+			}
+			renewed[n.Name] = lease.Spec.RenewTime.Time
+			if _, seen := first[n.Name]; !seen {
+				first[n.Name] = lease.Spec.RenewTime.Time
+			}
+		}
+		for name, at := range renewed {
+			if !at.After(first[name]) {
+				return renewed, false, nil
+			}
+		}
+		return renewed, len(renewed) == len(nodes.Items), nil
+	}, 45*time.Second)
+	require.NoError(t, err, "every node's Lease should be renewed")
 }
 
 func TestWithoutControllersNothingReconciles(t *testing.T) {
