@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opkit-dev/opkit/api/inventory"
 )
@@ -77,7 +77,7 @@ type settings struct {
 // parseSettings reads the reconciler's annotations of u, rejecting unknown
 // keys and bad values, and removes none of them (they stay on the object so
 // that users see them).
-func (r *Reconciler) parseSettings(u *unstructured.Unstructured, ref inventory.Ref, pos int) (settings, error) {
+func (r *Reconciler) parseSettings(u metav1.Object, ref inventory.Ref, pos int) (settings, error) {
 	s := settings{
 		adoption:  r.opts.AdoptionPolicy,
 		reconcile: r.opts.ReconcilePolicy,

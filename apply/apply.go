@@ -260,7 +260,7 @@ func (p *pass) purge(ctx context.Context, applied []*desired, next int, res *Res
 // ensureNamespace makes sure the namespace of a namespaced object exists,
 // creating it when the policy allows.
 func (p *pass) ensureNamespace(ctx context.Context, d *desired) error {
-	ns := d.u.GetNamespace()
+	ns := d.obj.GetNamespace()
 	if ns == "" {
 		return nil
 	}

@@ -12,12 +12,15 @@ import (
 // volatileMetadata are fields the server owns; they never describe intent.
 var volatileMetadata = []string{"creationTimestamp", "resourceVersion", "uid", "generation", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"}
 
-// Digest returns a short digest (12 characters) of an object's content in unstructured form (as
-// produced by runtime.DefaultUnstructuredConverter or decoding JSON). It is
-// stable across map order and JSON round trips, ignores null values and the
-// metadata the server fills in, and ignores annotations and labels whose key
-// starts with ignorePrefix (the reconciler's own bookkeeping; pass "" to keep
-// all).
+// Digest returns a short digest (12 characters) of an object's content in
+// unstructured form (as produced by runtime.DefaultUnstructuredConverter or
+// decoding JSON). It is stable across map order and JSON round trips,
+// ignores null values and the metadata the server fills in, and ignores
+// annotations and labels whose key starts with ignorePrefix (the
+// reconciler's own bookkeeping; pass "" to keep all). The Reconciler uses
+// it for unstructured objects; a typed object is digested from its own
+// JSON encoding, which is as stable and several times faster, so the same
+// object passed once typed and once unstructured is written once more.
 func Digest(content map[string]any, ignorePrefix string) (string, error) {
 	c := canonical(content).(map[string]any)
 	if md, ok := c["metadata"].(map[string]any); ok {

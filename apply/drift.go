@@ -69,7 +69,7 @@ func (p *pass) staticDrift(d *desired, it *inventory.Item, live client.Object) s
 	// Metadata edits do not bump the generation: compare what we state.
 	// Additions by others are fine (the server and other controllers add
 	// labels and annotations legitimately).
-	case !subset(d.u.GetLabels(), live.GetLabels()) || !subset(d.u.GetAnnotations(), live.GetAnnotations()):
+	case !subset(d.obj.GetLabels(), live.GetLabels()) || !subset(d.obj.GetAnnotations(), live.GetAnnotations()):
 		return "stated labels or annotations differ"
 	}
 	if p.reapplyDue(d, it) && p.takeReapply() {
@@ -127,7 +127,11 @@ func (p *pass) statesStillHold(d *desired, live *client.Object) bool {
 	if _, hasStatus := u.Object["status"]; !hasStatus {
 		return false
 	}
-	for k, v := range d.u.Object {
+	want, err := d.content()
+	if err != nil {
+		return false
+	}
+	for k, v := range want.Object {
 		if k == "metadata" || k == "status" || k == "apiVersion" || k == "kind" {
 			continue
 		}

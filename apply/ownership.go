@@ -3,6 +3,7 @@ package apply
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -60,7 +61,7 @@ func (p *pass) mayTouch(live metav1.Object, policy AdoptionPolicy, ref inventory
 }
 
 // stamp writes the owner id and digest onto the object to be sent.
-func (p *pass) stamp(u *unstructured.Unstructured, digest string) {
+func (p *pass) stamp(u metav1.Object, digest string) {
 	labels := u.GetLabels()
 	if labels == nil {
 		labels = map[string]string{}
@@ -83,7 +84,22 @@ func (r *Reconciler) desiredDigest(d *desired, owner Owner) (string, error) {
 	if d.settings.reconcile == ReconcilePolicyOnce {
 		return "once", nil
 	}
-	dg, err := Digest(d.u.Object, r.prefix+AnnotationOwnerID)
+	var (
+		dg  string
+		err error
+	)
+	if u, ok := d.obj.(*unstructured.Unstructured); ok {
+		dg, err = Digest(u.Object, r.prefix+AnnotationOwnerID)
+	} else {
+		// A typed object encodes canonically as it is (struct fields in a
+		// fixed order, map keys sorted), several times faster than its
+		// unstructured form; the private copy holds no server-filled
+		// metadata and no owner label.
+		var b []byte
+		if b, err = json.Marshal(d.obj); err == nil {
+			dg = shortHash(b)
+		}
+	}
 	if err != nil {
 		return "", r.invalid(d.ref, 0, "", "%v", err)
 	}

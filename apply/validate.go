@@ -3,9 +3,14 @@ package apply
 import (
 	"encoding/base64"
 	"fmt"
+	"reflect"
 	"slices"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -26,7 +31,14 @@ var (
 
 // desired is one validated object of the set.
 type desired struct {
+	// obj is the engine's own copy of the object: typed when the caller
+	// passed a typed object, unstructured otherwise.
+	obj client.Object
+	// u is obj in unstructured form, built on first use (see content):
+	// most passes never need it for an unchanged typed object.
 	u            *unstructured.Unstructured
+	uOnce        sync.Once
+	uErr         error
 	gvk          schema.GroupVersionKind
 	ref          inventory.Ref
 	key          inventory.Key
@@ -52,32 +64,41 @@ func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, 
 	out := make([]*desired, 0, len(objects))
 	pos := map[*desired]int{}
 	for i, obj := range objects {
-		u, gvk, err := r.toUnstructured(obj)
+		own, gvk, err := r.privateCopy(obj)
 		if err != nil {
 			return nil, r.invalid(inventory.Ref{}, i, "", "%v", err)
 		}
-		d := &desired{u: u, gvk: gvk}
+		d := &desired{obj: own, gvk: gvk}
+		if u, ok := own.(*unstructured.Unstructured); ok {
+			d.u = u
+		}
 		d.setRef()
 		pos[d] = i
-		if u.GetGenerateName() != "" {
+		if own.GetGenerateName() != "" {
 			return nil, r.invalid(d.ref, i, "", "generateName is not supported: objects need stable names")
 		}
-		if u.GetName() == "" {
+		if own.GetName() == "" {
 			return nil, r.invalid(d.ref, i, "", "name is empty")
 		}
-		if d.settings, err = r.parseSettings(u, d.ref, i); err != nil {
+		if d.settings, err = r.parseSettings(own, d.ref, i); err != nil {
 			return nil, err
 		}
 		if gk := gvk.GroupKind(); d.settings.purgeOrder != nil && (gk == gkNamespace || gk == gkCRD || gk == gkAPIService) {
 			return nil, r.invalid(d.ref, i, r.prefix+AnnotationPurgeOrder, "not allowed on namespaces, CRDs and APIServices")
 		}
 		if gvk.GroupKind() == gkSecret {
-			if err := mergeStringData(u); err != nil {
+			if err := mergeStringData(own); err != nil {
 				return nil, r.invalid(d.ref, i, "", "%v", err)
 			}
 		}
-		if d.managedTypes, err = servedTypes(u); err != nil {
-			return nil, r.invalid(d.ref, i, "", "%v", err)
+		if gk := gvk.GroupKind(); gk == gkCRD || gk == gkAPIService {
+			c, err := d.content()
+			if err != nil {
+				return nil, r.invalid(d.ref, i, "", "%v", err)
+			}
+			if d.managedTypes, err = servedTypes(c); err != nil {
+				return nil, r.invalid(d.ref, i, "", "%v", err)
+			}
 		}
 		out = append(out, d)
 	}
@@ -87,7 +108,8 @@ func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, 
 		managed = append(managed, d.managedTypes...)
 		switch d.gvk.GroupKind() {
 		case gkCRD:
-			scope, _, _ := unstructured.NestedString(d.u.Object, "spec", "scope")
+			c, _ := d.content()
+			scope, _, _ := unstructured.NestedString(c.Object, "spec", "scope")
 			for _, t := range d.managedTypes {
 				crdScopes[schema.GroupKind{Group: t.Group, Kind: t.Kind}] = scope == "Namespaced"
 			}
@@ -117,12 +139,12 @@ func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, 
 		case err != nil:
 			return nil, apierr.Classify(err)
 		case !namespaced:
-			d.u.SetNamespace("")
-		case d.u.GetNamespace() == "":
+			d.setNamespace("")
+		case d.obj.GetNamespace() == "":
 			if owner.DefaultNamespace == "" {
 				return nil, r.invalid(d.ref, pos[d], "", "namespaced object without namespace and no default namespace")
 			}
-			d.u.SetNamespace(owner.DefaultNamespace)
+			d.setNamespace(owner.DefaultNamespace)
 		}
 		d.setRef()
 		if seen[d.key] {
@@ -146,34 +168,82 @@ type scopeAnswer struct {
 }
 
 func (d *desired) setRef() {
-	d.ref = inventory.Ref{Group: d.gvk.Group, Version: d.gvk.Version, Kind: d.gvk.Kind, Namespace: d.u.GetNamespace(), Name: d.u.GetName()}
+	d.ref = inventory.Ref{Group: d.gvk.Group, Version: d.gvk.Version, Kind: d.gvk.Kind, Namespace: d.obj.GetNamespace(), Name: d.obj.GetName()}
 	d.key = d.ref.Key()
 }
 
-func (r *Reconciler) toUnstructured(obj client.Object) (*unstructured.Unstructured, schema.GroupVersionKind, error) {
-	if obj == nil {
+// privateCopy returns the engine's own copy of obj, with its type set and
+// the metadata the server fills in cleared (it describes no intent, and a
+// create carrying it fails).
+func (r *Reconciler) privateCopy(obj client.Object) (client.Object, schema.GroupVersionKind, error) {
+	if obj == nil || reflect.ValueOf(obj).IsNil() {
 		return nil, schema.GroupVersionKind{}, fmt.Errorf("object is nil")
 	}
+	var (
+		own client.Object
+		gvk schema.GroupVersionKind
+	)
 	if u, ok := obj.(*unstructured.Unstructured); ok {
-		gvk := u.GroupVersionKind()
+		gvk = u.GroupVersionKind()
 		if gvk.Kind == "" || gvk.Version == "" {
 			return nil, gvk, fmt.Errorf("unstructured object %q has no apiVersion or kind", u.GetName())
 		}
-		return u.DeepCopy(), gvk, nil
+		own = u.DeepCopy()
+	} else {
+		var err error
+		if gvk, err = apiutil.GVKForObject(obj, r.client.Scheme()); err != nil {
+			return nil, gvk, err
+		}
+		copied, ok := obj.DeepCopyObject().(client.Object)
+		if !ok {
+			return nil, gvk, fmt.Errorf("%T does not copy to an object", obj)
+		}
+		own = copied
+		own.GetObjectKind().SetGroupVersionKind(gvk)
 	}
-	gvk, err := apiutil.GVKForObject(obj, r.client.Scheme())
-	if err != nil {
-		return nil, gvk, err
+	own.SetResourceVersion("")
+	own.SetUID("")
+	own.SetGeneration(0)
+	own.SetManagedFields(nil)
+	own.SetSelfLink("")
+	own.SetCreationTimestamp(metav1.Time{})
+	own.SetDeletionTimestamp(nil)
+	own.SetDeletionGracePeriodSeconds(nil)
+	if labels := own.GetLabels(); labels != nil {
+		// Stamped on every write; not part of the desired state.
+		delete(labels, r.prefix+AnnotationOwnerID)
 	}
-	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, gvk, err
+	return own, gvk, nil
+}
+
+// content returns the object in unstructured form, without status, built
+// once from the typed copy.
+func (d *desired) content() (*unstructured.Unstructured, error) {
+	d.uOnce.Do(func() {
+		if d.u != nil {
+			return
+		}
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(d.obj)
+		if err != nil {
+			d.uErr = fmt.Errorf("converting %s: %w", d.ref, err)
+			return
+		}
+		u := &unstructured.Unstructured{Object: m}
+		u.SetGroupVersionKind(d.gvk)
+		unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+		unstructured.RemoveNestedField(u.Object, "status")
+		d.u = u
+	})
+	return d.u, d.uErr
+}
+
+// setNamespace sets the namespace of the object and of its unstructured
+// form, if built.
+func (d *desired) setNamespace(ns string) {
+	d.obj.SetNamespace(ns)
+	if d.u != nil {
+		d.u.SetNamespace(ns)
 	}
-	u := &unstructured.Unstructured{Object: content}
-	u.SetGroupVersionKind(gvk)
-	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
-	unstructured.RemoveNestedField(u.Object, "status")
-	return u, gvk, nil
 }
 
 func (r *Reconciler) namespaced(gvk schema.GroupVersionKind, crdScopes map[schema.GroupKind]bool) (bool, error) {
@@ -189,7 +259,25 @@ func (r *Reconciler) namespaced(gvk schema.GroupVersionKind, crdScopes map[schem
 
 // mergeStringData moves a Secret's stringData into data, as the API server
 // would, so that the digest and the comparison see what is stored.
-func mergeStringData(u *unstructured.Unstructured) error {
+func mergeStringData(obj client.Object) error {
+	if sec, ok := obj.(*corev1.Secret); ok {
+		if len(sec.StringData) == 0 {
+			sec.StringData = nil
+			return nil
+		}
+		if sec.Data == nil {
+			sec.Data = map[string][]byte{}
+		}
+		for k, v := range sec.StringData {
+			sec.Data[k] = []byte(v)
+		}
+		sec.StringData = nil
+		return nil
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return fmt.Errorf("a Secret of type %T", obj)
+	}
 	sd, found, err := unstructured.NestedStringMap(u.Object, "stringData")
 	if err != nil || !found {
 		return err

@@ -12,11 +12,11 @@ func (r *Reconciler) checkOrders(set []*desired, pos map[*desired]int) error {
 	namespaces := map[string]*desired{}
 	for _, d := range set {
 		if d.gvk.GroupKind() == gkNamespace {
-			namespaces[d.u.GetName()] = d
+			namespaces[d.obj.GetName()] = d
 		}
 	}
 	for _, inst := range set {
-		if ns, ok := namespaces[inst.u.GetNamespace()]; ok && inst.settings.applyOrder < ns.settings.applyOrder {
+		if ns, ok := namespaces[inst.obj.GetNamespace()]; ok && inst.settings.applyOrder < ns.settings.applyOrder {
 			return r.invalid(inst.ref, pos[inst], r.prefix+AnnotationApplyOrder,
 				"apply order %d comes before %d of %s, the namespace it lives in", inst.settings.applyOrder, ns.settings.applyOrder, ns.ref)
 		}
