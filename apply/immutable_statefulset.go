@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 )
 
@@ -46,12 +47,9 @@ func claimsEqual(want, live []corev1.PersistentVolumeClaim) bool {
 		if w.Spec.VolumeMode == nil {
 			l.Spec.VolumeMode = nil
 		}
-		if w.Kind == "" {
-			l.Kind = ""
-		}
-		if w.APIVersion == "" {
-			l.APIVersion = ""
-		}
+		// A claim template's kind and apiVersion say nothing: one side may
+		// state them and the other not (a typed read leaves them empty).
+		w.TypeMeta, l.TypeMeta = metav1.TypeMeta{}, metav1.TypeMeta{}
 		if !equality.Semantic.DeepEqual(w, l) {
 			return false
 		}
