@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -9,7 +10,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -18,6 +22,9 @@ import (
 
 	kafkaapi "github.com/opkit-dev/opkit/examples/kafka/api"
 	"github.com/opkit-dev/opkit/examples/kafka/operator"
+	websiteapi "github.com/opkit-dev/opkit/examples/website/api"
+	websitev1alpha1 "github.com/opkit-dev/opkit/examples/website/api/v1alpha1"
+	website "github.com/opkit-dev/opkit/examples/website/operator"
 	"github.com/opkit-dev/opkit/testkit/apicount"
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
@@ -42,8 +49,13 @@ func start(ctx context.Context, logs io.Writer) (*env, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	webCRDs, err := websiteapi.CRDs()
+	if err != nil {
+		return nil, nil, err
+	}
 	scheme := operator.Scheme()
-	cp, err := controlplane.Start(ctx, controlplane.Options{Controllers: true, CRDs: crds, Scheme: scheme})
+	utilruntime.Must(websitev1alpha1.AddToScheme(scheme))
+	cp, err := controlplane.Start(ctx, controlplane.Options{Controllers: true, CRDs: append(crds, webCRDs...), Scheme: scheme})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the control plane: %w", err)
 	}
@@ -52,38 +64,70 @@ func start(ctx context.Context, logs io.Writer) (*env, func() error, error) {
 		return nil, nil, errorsJoinStop(err, cp)
 	}
 
-	cfg, err := operator.Config(operator.Options{})
+	// One manager per operator, in this one process: each caches only the
+	// objects its own owner label marks.
+	kafkaMgr, err := e.kafkaManager(logs)
 	if err != nil {
 		return nil, nil, errorsJoinStop(err, cp)
 	}
-	rc := cp.RESTConfig()
-	rc.Wrap(e.count.WrapTransport)
-	cacheOpts, clientOpts := cfg.ManagerOptions()
-	mgr, err := ctrl.NewManager(rc, ctrl.Options{
-		Scheme:  scheme,
-		Cache:   cacheOpts,
-		Client:  clientOpts,
-		Metrics: metricsserver.Options{BindAddress: "0"},
-		Logger:  operatorLogger(logs),
-	})
+	webMgr, err := e.websiteManager(logs)
 	if err != nil {
-		return nil, nil, errorsJoinStop(err, cp)
-	}
-	if err := operator.Setup(mgr, cfg); err != nil {
 		return nil, nil, errorsJoinStop(err, cp)
 	}
 	mctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(mctx) }()
+	done := make(chan error, 2)
+	for _, m := range []ctrl.Manager{kafkaMgr, webMgr} {
+		go func() { done <- m.Start(mctx) }()
+	}
 	stop := func() error {
 		cancel()
-		merr := <-done
+		merr := errors.Join(<-done, <-done)
 		if err := cp.Stop(); err != nil {
 			return err
 		}
 		return merr
 	}
 	return e, stop, nil
+}
+
+// newManager returns a manager on the control plane whose requests are
+// counted.
+func (e *env) newManager(logs io.Writer, scheme *runtime.Scheme, cacheOpts cache.Options, clientOpts client.Options) (ctrl.Manager, error) {
+	rc := e.cp.RESTConfig()
+	rc.Wrap(e.count.WrapTransport)
+	return ctrl.NewManager(rc, ctrl.Options{
+		Scheme:  scheme,
+		Cache:   cacheOpts,
+		Client:  clientOpts,
+		Metrics: metricsserver.Options{BindAddress: "0"},
+		Logger:  operatorLogger(logs),
+	})
+}
+
+func (e *env) kafkaManager(logs io.Writer) (ctrl.Manager, error) {
+	cfg, err := operator.Config(operator.Options{})
+	if err != nil {
+		return nil, err
+	}
+	cacheOpts, clientOpts := cfg.ManagerOptions()
+	mgr, err := e.newManager(logs, operator.Scheme(), cacheOpts, clientOpts)
+	if err != nil {
+		return nil, err
+	}
+	return mgr, operator.Setup(mgr, cfg)
+}
+
+func (e *env) websiteManager(logs io.Writer) (ctrl.Manager, error) {
+	r, err := website.New(website.Options{})
+	if err != nil {
+		return nil, err
+	}
+	cacheOpts, clientOpts := website.ManagerOptions()
+	mgr, err := e.newManager(logs, website.Scheme(), cacheOpts, clientOpts)
+	if err != nil {
+		return nil, err
+	}
+	return mgr, r.SetupWithManager(mgr)
 }
 
 // prepare creates the demo namespace and the volumes the data claims bind
@@ -115,7 +159,7 @@ func (e *env) prepare(ctx context.Context) error {
 func operatorLogger(w io.Writer) logr.Logger {
 	return funcr.New(func(prefix, args string) {
 		fmt.Fprintf(w, "%s %s %s\n", time.Now().Format(time.TimeOnly), prefix, args)
-	}, funcr.Options{})
+	}, funcr.Options{Verbosity: 1})
 }
 
 func errorsJoinStop(err error, cp *controlplane.ControlPlane) error {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -13,13 +12,12 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/examples/internal/manifest"
 	"github.com/opkit-dev/opkit/examples/kafka/api/v1alpha1"
 	"github.com/opkit-dev/opkit/examples/kafka/samples"
 	"github.com/opkit-dev/opkit/reconciler"
@@ -53,7 +51,7 @@ func kafkaSteps() []step {
 // to be available.
 func applySamples(ctx context.Context, d *demo) error {
 	for _, file := range []string{"dependencies.yaml", "kafkacluster.yaml"} {
-		if err := createManifests(ctx, d.env.client, file); err != nil {
+		if err := createManifests(ctx, d.env.client, samples.Files, file); err != nil {
 			return err
 		}
 	}
@@ -62,28 +60,18 @@ func applySamples(ctx context.Context, d *demo) error {
 
 // createManifests creates every object of a sample file in the demo
 // namespace.
-func createManifests(ctx context.Context, c client.Client, file string) error {
-	raw, err := fs.ReadFile(samples.Files, file)
+func createManifests(ctx context.Context, c client.Client, fsys fs.FS, file string) error {
+	objs, err := manifest.Objects(fsys, file)
 	if err != nil {
 		return err
 	}
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(raw), 4096)
-	for {
-		u := &unstructured.Unstructured{}
-		if err := dec.Decode(&u.Object); err != nil {
-			if err.Error() == "EOF" {
-				return nil
-			}
-			return fmt.Errorf("%s: %w", file, err)
-		}
-		if len(u.Object) == 0 {
-			continue
-		}
+	for _, u := range objs {
 		u.SetNamespace(demoNamespace)
 		if err := c.Create(ctx, u); err != nil {
 			return fmt.Errorf("%s: creating %s %s: %w", file, u.GetKind(), u.GetName(), err)
 		}
 	}
+	return nil
 }
 
 func scaleBrokers(n int32) func(context.Context, *demo) error {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"golang.org/x/term"
+	corev1 "k8s.io/api/core/v1"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 )
@@ -40,7 +42,10 @@ func run(ctx context.Context, opts options) error {
 	v := newView(os.Stdout, live, e.panel)
 	go v.run(vctx)
 	d := &demo{env: e, view: v}
-	steps := append(kafkaSteps(), step{"delete the KafkaCluster: garbage collection removes its objects", deleteKafka})
+	steps := slices.Concat(kafkaSteps(), websiteSteps(), []step{
+		{"delete the KafkaCluster: garbage collection removes its objects", deleteKafka},
+		{"delete the Website: its objects go in delete waves", deleteWebsite},
+	})
 	results := d.play(ctx, steps)
 	cancelView()
 	if live {
@@ -48,20 +53,21 @@ func run(ctx context.Context, opts options) error {
 	}
 	summary(os.Stdout, results, time.Since(began))
 
-	failed := results[len(results)-1]
-	if failed.err != nil {
+	err = nil
+	if failed := results[len(results)-1]; failed.err != nil {
 		explain(ctx, e, failed)
-		return fmt.Errorf("step %q: %w", failed.name, failed.err)
+		err = fmt.Errorf("step %q: %w", failed.name, failed.err)
+	} else if len(results) != len(steps) {
+		err = fmt.Errorf("only %d of %d steps ran", len(results), len(steps))
+	} else {
+		fmt.Println("\nevery step reached its condition")
 	}
-	if len(results) != len(steps) {
-		return fmt.Errorf("only %d of %d steps ran", len(results), len(steps))
-	}
-	fmt.Println("\nevery step reached its condition")
 	if opts.keep {
-		fmt.Printf("\nthe control plane keeps running:\n  kubectl --kubeconfig %s get kafkaclusters,statefulsets,pods -n %s\npress Ctrl-C to stop it\n", e.cp.KubeconfigPath, demoNamespace)
+		fmt.Printf("\nthe control plane keeps running (logs in %s):\n  kubectl --kubeconfig %s get kafkaclusters,websites,statefulsets,pods -n %s\npress Ctrl-C to stop it\n",
+			e.cp.LogDir, e.cp.KubeconfigPath, demoNamespace)
 		<-ctx.Done()
 	}
-	return nil
+	return err
 }
 
 // explain prints the cluster resource's conditions and recent events.
@@ -81,5 +87,15 @@ func explain(ctx context.Context, e *env, o outcome) {
 	fmt.Println("recent events:")
 	for _, l := range recentEvents(ctx, e.client, e.ns, 15) {
 		fmt.Println("  " + l)
+	}
+	nodes := &corev1.NodeList{}
+	if err := e.client.List(ctx, nodes); err == nil {
+		for _, n := range nodes.Items {
+			for _, c := range n.Status.Conditions {
+				if c.Type == corev1.NodeReady {
+					fmt.Printf("node %s Ready=%s %s\n", n.Name, c.Status, c.Message)
+				}
+			}
+		}
 	}
 }

@@ -131,13 +131,17 @@ func mark(err error) string {
 // summary prints the closing table: each step, its time and the
 // operators' API writes and reads.
 func summary(out io.Writer, results []outcome, total time.Duration) {
-	fmt.Fprintf(out, "\n%-60s %8s %7s %7s\n", "step", "time", "writes", "reads")
-	fmt.Fprintln(out, strings.Repeat("─", 85))
+	width := len("total (with the control plane's start)")
 	for _, o := range results {
-		fmt.Fprintf(out, "%s %-58s %8s %7d %7d\n", mark(o.err), o.name, o.took.Round(100*time.Millisecond), o.writes, o.reads)
+		width = max(width, len(o.name)+2)
 	}
-	fmt.Fprintln(out, strings.Repeat("─", 85))
-	fmt.Fprintf(out, "%-60s %8s\n", "total (with the control plane's start)", total.Round(time.Second))
+	fmt.Fprintf(out, "\n%-*s %8s %7s %7s\n", width, "step", "time", "writes", "reads")
+	fmt.Fprintln(out, strings.Repeat("─", width+25))
+	for _, o := range results {
+		fmt.Fprintf(out, "%s %-*s %8s %7d %7d\n", mark(o.err), width-2, o.name, o.took.Round(100*time.Millisecond), o.writes, o.reads)
+	}
+	fmt.Fprintln(out, strings.Repeat("─", width+25))
+	fmt.Fprintf(out, "%-*s %8s\n", width, "total (with the control plane's start)", total.Round(time.Second))
 }
 
 // sortedLines returns the lines of s sorted, for stable panels.

@@ -5,10 +5,10 @@ package api
 
 import (
 	"embed"
-	"fmt"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"sigs.k8s.io/yaml"
+
+	"github.com/opkit-dev/opkit/examples/internal/manifest"
 )
 
 //go:embed crd/*.yaml
@@ -16,25 +16,5 @@ var manifests embed.FS
 
 // CRDs returns the KafkaCluster CRD, freshly decoded.
 func CRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	return decode(manifests)
-}
-
-func decode(fsys embed.FS) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	entries, err := fsys.ReadDir("crd")
-	if err != nil {
-		return nil, err
-	}
-	var out []*apiextensionsv1.CustomResourceDefinition
-	for _, e := range entries {
-		b, err := fsys.ReadFile("crd/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.UnmarshalStrict(b, crd); err != nil {
-			return nil, fmt.Errorf("decoding %s: %w", e.Name(), err)
-		}
-		out = append(out, crd)
-	}
-	return out, nil
+	return manifest.CRDs(manifests, "crd")
 }

@@ -1,9 +1,7 @@
 package operator_test
 
 import (
-	"bytes"
 	"context"
-	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -23,6 +19,7 @@ import (
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/examples/internal/manifest"
 	kafkaapi "github.com/opkit-dev/opkit/examples/kafka/api"
 	"github.com/opkit-dev/opkit/examples/kafka/api/v1alpha1"
 	"github.com/opkit-dev/opkit/examples/kafka/operator"
@@ -207,16 +204,11 @@ func volumes(t *testing.T, cp *controlplane.ControlPlane, n int) {
 
 func createSample(t *testing.T, c client.Client, ns, file string) {
 	t.Helper()
-	raw, err := fs.ReadFile(samples.Files, file)
+	objs, err := manifest.Objects(samples.Files, file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(raw), 4096)
-	for {
-		u := &unstructured.Unstructured{}
-		if err := dec.Decode(&u.Object); err != nil {
-			return
-		}
+	for _, u := range objs {
 		u.SetNamespace(ns)
 		if err := c.Create(t.Context(), u); err != nil {
 			t.Fatalf("%s: %v", file, err)

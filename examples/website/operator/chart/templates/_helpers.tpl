@@ -1,0 +1,4 @@
+{{- define "website.labels" -}}
+app.kubernetes.io/name: website
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
