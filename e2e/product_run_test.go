@@ -144,6 +144,22 @@ func blockedBy(ns string) string {
 // allSettled is done when every cluster settled, the first one waiting on
 // the foreign object in its way with its other group ready.
 func allSettled(c client.Client, ns string, n int) testkit.Condition[string] {
+	return clustersJudged(c, ns, n, func(cr *sampleCluster) (bool, string) {
+		if cr.Name == clusterName(0) {
+			return waitsOnForeign(cr, ns)
+		}
+		return settled(cr)
+	})
+}
+
+// allClustersSettled is done when the n clusters of ns settled.
+func allClustersSettled(c client.Client, ns string, n int) testkit.Condition[string] {
+	return clustersJudged(c, ns, n, settled)
+}
+
+// clustersJudged is done when ns holds n clusters and judge passes each;
+// its state lists why the others do not.
+func clustersJudged(c client.Client, ns string, n int, judge func(*sampleCluster) (bool, string)) testkit.Condition[string] {
 	return func(ctx context.Context) (string, bool, error) {
 		var list samplev1alpha1.SampleClusterList
 		if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
@@ -154,14 +170,7 @@ func allSettled(c client.Client, ns string, n int) testkit.Condition[string] {
 		}
 		var pending []string
 		for i := range list.Items {
-			cr := &list.Items[i]
-			if cr.Name == clusterName(0) {
-				if ok, why := waitsOnForeign(cr, ns); !ok {
-					pending = append(pending, why)
-				}
-				continue
-			}
-			if ok, why := settled(cr); !ok {
+			if ok, why := judge(&list.Items[i]); !ok {
 				pending = append(pending, why)
 			}
 		}
