@@ -40,7 +40,7 @@ status=0
 for m in "${mods[@]}"; do
 	c="$tmp/${m//\//_}"
 	mkdir -p "$c"
-	if ! pkgs="$(cd "$m" && GOWORK=off go list -f '{{if not .Module.Main}}{{else}}{{.ImportPath}}{{end}}' ./...)"; then
+	if ! pkgs="$(cd "$m" && GOWORK=off go list ./...)"; then
 		echo "check-consumers: go list failed in $m" >&2
 		status=1
 		continue
@@ -60,7 +60,11 @@ for m in "${mods[@]}"; do
 		echo "package main"
 		echo
 		echo "import ("
-		for p in $pkgs; do echo "	_ \"$p\""; done
+		for p in $pkgs; do
+			# internal packages cannot be imported from outside the module
+			[[ "$p" == */internal || "$p" == */internal/* ]] && continue
+			echo "	_ \"$p\""
+		done
 		echo ")"
 		echo
 		echo "func main() {}"
