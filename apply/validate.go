@@ -188,7 +188,10 @@ func (r *Reconciler) privateCopy(obj client.Object) (client.Object, schema.Group
 		if gvk.Kind == "" || gvk.Version == "" {
 			return nil, gvk, fmt.Errorf("unstructured object %q has no apiVersion or kind", u.GetName())
 		}
-		own = u.DeepCopy()
+		c := u.DeepCopy()
+		// A desired status states no intent (the server ignores it).
+		unstructured.RemoveNestedField(c.Object, "status")
+		own = c
 	} else {
 		var err error
 		if gvk, err = apiutil.GVKForObject(obj, r.client.Scheme()); err != nil {
@@ -200,6 +203,10 @@ func (r *Reconciler) privateCopy(obj client.Object) (client.Object, schema.Group
 		}
 		own = copied
 		own.GetObjectKind().SetGroupVersionKind(gvk)
+		// A desired status states no intent (the server ignores it).
+		if st := reflect.ValueOf(own).Elem().FieldByName("Status"); st.IsValid() && st.CanSet() {
+			st.Set(reflect.Zero(st.Type()))
+		}
 	}
 	own.SetResourceVersion("")
 	own.SetUID("")
