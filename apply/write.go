@@ -45,8 +45,11 @@ func (p *pass) applyObject(ctx context.Context, d *desired, it *inventory.Item) 
 		}
 		// The client's view (a cache restricted to our label, say) missed
 		// an object that exists: read it where it is and update it.
-		if live, err = r.getWith(ctx, r.reader, d.ref, false); err != nil || live == nil {
-			return Change{Err: failure.Retriable(fmt.Errorf("%s exists but cannot be read: %w", d.ref, err), typeWait)}
+		if live, err = r.getWith(ctx, r.reader, d.ref, false); err != nil {
+			return Change{Err: err}
+		}
+		if live == nil {
+			return Change{Err: failure.Retriable(fmt.Errorf("%s exists but its reader does not see it (is Options.Reader uncached?)", d.ref), typeWait)}
 		}
 	}
 	if live.GetDeletionTimestamp() != nil {
