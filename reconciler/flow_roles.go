@@ -20,10 +20,8 @@ import (
 // role only itself. A 429 stops the pass at once (pushing on would only
 // deepen the server's backlog). It returns the role groups whose objects
 // were built and applied this pass, for the health check.
-func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, catalog Catalog, agg aggregator) []groupTarget {
+func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, catalog Catalog, agent LogAgent) []groupTarget {
 	spec := cr.GetClusterSpec()
-	stopped := spec.ClusterOperation != nil && spec.ClusterOperation.Stopped
-	cluster := r.clusterRef(cr)
 	var targets []groupTarget
 	for _, role := range slices.Sorted(maps.Keys(spec.Roles)) {
 		decl, declared := catalog[role]
@@ -37,11 +35,7 @@ func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, cat
 		}
 		var roleErrs []error
 		for _, group := range slices.Sorted(maps.Keys(rs.RoleGroups)) {
-			in := groupInput{
-				cluster: cluster, spec: spec, labels: cr.GetLabels(), stopped: stopped, sa: r.serviceAccountName(cr),
-				role: role, roleSpec: rs, group: group, groupSpec: rs.RoleGroups[group], decl: decl, aggregator: agg,
-			}
-			t, err := r.reconcileGroup(ctx, p, cr, in)
+			t, err := r.reconcileGroup(ctx, p, cr, RoleGroupTarget{Kind: r.kind, Role: role, RoleGroup: group, Declaration: decl, LogAgent: agent})
 			if err != nil {
 				roleErrs = append(roleErrs, fmt.Errorf("role group %s/%s: %w", role, group, err))
 				if errors.Is(err, failure.ErrRateLimited) {
@@ -83,10 +77,10 @@ type groupTarget struct {
 
 // reconcileGroup settles, builds, checks and applies one role group.
 // Nothing of the group is applied unless all of it passes the checks.
-func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in groupInput) (groupTarget, error) {
-	bc, warnings, err := r.resolve(ctx, in)
+func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in RoleGroupTarget) (groupTarget, error) {
+	bc, warnings, err := r.cfg.ResolveRoleGroup(cr, in)
 	for _, w := range warnings {
-		p.warn(w.reason, "role group %s/%s: %s", in.role, in.group, w.message)
+		p.warn(w.Reason, "role group %s/%s: %s", in.Role, in.RoleGroup, w.Message)
 	}
 	if err != nil {
 		return groupTarget{}, err
@@ -109,7 +103,7 @@ func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in 
 	if err := r.checkRequirements(ctx, bc, objs); err != nil {
 		return fail(err)
 	}
-	ref := commonsv1alpha1.RoleGroupRef{Role: in.role, Group: in.group}
+	ref := commonsv1alpha1.RoleGroupRef{Role: in.Role, Group: in.RoleGroup}
 	entry := groupStatus(cr.GetClusterStatus(), ref)
 	if _, err := r.applyScope(ctx, p, cr, groupOwnerID(cr, ref), &entry.Objects, list, nil); err != nil {
 		return fail(err)

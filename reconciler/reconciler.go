@@ -29,7 +29,6 @@ type Reconciler[CR Object[CR]] struct {
 	recorder  recorder.EventRecorder
 	engine    *apply.Reconciler
 	cleaner   *orphan.Cleaner
-	sidecars  *sidecar.Registry
 	metrics   *metrics
 	gvk       schema.GroupVersionKind
 	kind      string
@@ -75,9 +74,8 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 	if err != nil {
 		return nil, fmt.Errorf("reconciler.Config.Orphan: %w", err)
 	}
-	sidecars := cfg.Sidecars
-	if sidecars == nil {
-		if sidecars, err = sidecar.NewRegistry(); err != nil {
+	if cfg.Sidecars == nil {
+		if cfg.Sidecars, err = sidecar.NewRegistry(); err != nil {
 			return nil, err
 		}
 	}
@@ -93,7 +91,6 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 		recorder:   mgr.GetEventRecorder(cfg.Name),
 		engine:     engine,
 		cleaner:    cleaner,
-		sidecars:   sidecars,
 		metrics:    m,
 		gvk:        gvk,
 		kind:       gvk.Kind,
@@ -109,8 +106,4 @@ func (r *Reconciler[CR]) dependencyReader() client.Reader {
 		return r.deps
 	}
 	return r.apiReader
-}
-
-func (r *Reconciler[CR]) clusterRef(cr CR) ClusterRef {
-	return ClusterRef{Kind: r.kind, Namespace: cr.GetNamespace(), Name: cr.GetName(), UID: cr.GetUID()}
 }

@@ -14,22 +14,14 @@ import (
 	"github.com/opkit-dev/opkit/vector"
 )
 
-// aggregator is the outcome of the cluster's aggregator discovery, read
-// once per pass and used by every role group that runs the agent with a
-// rendered configuration.
-type aggregator struct {
-	address string
-	err     error
-}
-
 // discoverAggregator reads the aggregator discovery ConfigMap the spec
 // names, if any. Its data is read only when its resourceVersion (from the
 // dependency cache, which watches it) moved since the last read, so a
 // no-op pass costs no request.
-func (r *Reconciler[CR]) discoverAggregator(ctx context.Context, p *pass, cr CR) aggregator {
+func (r *Reconciler[CR]) discoverAggregator(ctx context.Context, p *pass, cr CR) LogAgent {
 	name := cr.GetClusterSpec().VectorAggregatorConfigMapName
 	if name == "" {
-		return aggregator{}
+		return LogAgent{}
 	}
 	req := vector.AggregatorRequirement(r.clusterScope(cr), name)
 	key := client.ObjectKey{Namespace: req.Namespace, Name: req.Name}
@@ -38,9 +30,9 @@ func (r *Reconciler[CR]) discoverAggregator(ctx context.Context, p *pass, cr CR)
 	if err := r.dependencyReader().Get(ctx, key, meta); err != nil {
 		if isNotFound(err) {
 			_, err = vector.AggregatorAddress(req, nil)
-			return aggregator{err: err}
+			return LogAgent{Err: err}
 		}
-		return aggregator{err: apierr.Classify(err)}
+		return LogAgent{Err: apierr.Classify(err)}
 	}
 	if a, ok := r.vectorMemo.get(key, meta.ResourceVersion); ok {
 		return a
@@ -50,11 +42,11 @@ func (r *Reconciler[CR]) discoverAggregator(ctx context.Context, p *pass, cr CR)
 		if isNotFound(err) {
 			cm = nil
 		} else {
-			return aggregator{err: apierr.Classify(err)}
+			return LogAgent{Err: apierr.Classify(err)}
 		}
 	}
 	addr, err := vector.AggregatorAddress(req, cm)
-	a := aggregator{address: addr, err: err}
+	a := LogAgent{Address: addr, Err: err}
 	if cm != nil {
 		r.vectorMemo.put(key, cm.ResourceVersion, a)
 	}
@@ -68,7 +60,7 @@ func (r *Reconciler[CR]) discoverAggregator(ctx context.Context, p *pass, cr CR)
 // for an agent they cannot have, why. It returns the agent's provider for
 // the build's sidecar plan (nil for none) and the rendered vector.yaml
 // ("" when the framework renders none).
-func (r *Reconciler[CR]) decideVector(bc *BuildContext, agg aggregator) (prov sidecar.Provider, skipped, config string, err error) {
+func decideVector(bc *BuildContext, agent LogAgent) (prov sidecar.Provider, skipped, config string, err error) {
 	var logging *commonsv1alpha1.LoggingSpec
 	if bc.Config.Config != nil {
 		logging = bc.Config.Config.Logging
@@ -79,6 +71,9 @@ func (r *Reconciler[CR]) decideVector(bc *BuildContext, agg aggregator) (prov si
 		Producers:           bc.Declaration.LogProducers,
 		Logging:             logging,
 	})
+	if agent.Unknown {
+		return nil, "", "", nil
+	}
 	if d.Warn {
 		skipped = d.Reason
 	}
@@ -86,10 +81,10 @@ func (r *Reconciler[CR]) decideVector(bc *BuildContext, agg aggregator) (prov si
 		return nil, skipped, "", nil
 	}
 	if d.Render {
-		if agg.err != nil {
-			return nil, "", "", agg.err
+		if agent.Err != nil {
+			return nil, "", "", agent.Err
 		}
-		if config, err = vector.RenderConfig(vector.ConfigOptions{Producers: bc.Declaration.LogProducers, Aggregator: agg.address, Scope: bc.Scope}); err != nil {
+		if config, err = vector.RenderConfig(vector.ConfigOptions{Producers: bc.Declaration.LogProducers, Aggregator: agent.Address, Scope: bc.Scope}); err != nil {
 			return nil, "", "", err
 		}
 	}
@@ -110,19 +105,19 @@ type addressMemo struct {
 
 type memoEntry struct {
 	version string
-	value   aggregator
+	value   LogAgent
 }
 
 func newAddressMemo() *addressMemo { return &addressMemo{m: map[client.ObjectKey]memoEntry{}} }
 
-func (m *addressMemo) get(key client.ObjectKey, version string) (aggregator, bool) {
+func (m *addressMemo) get(key client.ObjectKey, version string) (LogAgent, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.m[key]
 	return e.value, ok && e.version == version
 }
 
-func (m *addressMemo) put(key client.ObjectKey, version string, a aggregator) {
+func (m *addressMemo) put(key client.ObjectKey, version string, a LogAgent) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.m[key] = memoEntry{version: version, value: a}

@@ -10,12 +10,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
-	"github.com/opkit-dev/opkit/builders"
-	"github.com/opkit-dev/opkit/configfold"
-	"github.com/opkit-dev/opkit/imageresolve"
 	"github.com/opkit-dev/opkit/reconciler"
-	"github.com/opkit-dev/opkit/sidecar"
 )
 
 // Result is what the checks found in one cluster resource.
@@ -64,90 +59,36 @@ func (w *Webhook[CR]) Check(ctx context.Context, cr CR) Result {
 	return res
 }
 
-// checkRole checks every group of role. Without a declaration (the catalog
-// could not be had) only the user's layers are folded.
+// checkRole checks every group of role: the group's build context is
+// settled exactly as a pass settles it (reconciler.Config.ResolveRoleGroup;
+// only the log agent, whose aggregator is read at reconcile time, is left
+// out), then the product's handler builds it. Without a declaration (the
+// catalog could not be had) only the user's layers are folded.
 func (w *Webhook[CR]) checkRole(ctx context.Context, c *collector, cr CR, role string, decl reconciler.RoleDeclaration, declared bool) {
-	spec := cr.GetClusterSpec()
-	rs := spec.Roles[role]
-	image, imageErr := imageresolve.Resolve(w.opts.Reconciler.Image, imageresolve.Layers{RoleName: role, Declaration: decl.Image, Cluster: spec.Image})
-	c.add(imageErr, "")
+	rs := cr.GetClusterSpec().Roles[role]
 	for _, group := range slices.Sorted(maps.Keys(rs.RoleGroups)) {
-		gs := rs.RoleGroups[group]
-		common, foldErr := configfold.FoldCommon(configfold.Layers[commonsv1alpha1.RoleGroupConfigSpec]{
-			RoleName: role, RoleGroupName: group,
-			Declaration: decl.ConfigDefaults, Role: rs.Config, RoleGroup: gs.Config,
+		bc, warnings, err := w.opts.Reconciler.ResolveRoleGroup(cr, reconciler.RoleGroupTarget{
+			Kind: kindOf(cr), Role: role, RoleGroup: group, Declaration: decl,
+			LogAgent: reconciler.LogAgent{Unknown: true},
 		})
-		c.add(foldErr, "")
-		merged, mergeErr := configfold.MergeOverrides(configfold.Layers[commonsv1alpha1.OverridesSpec]{
-			RoleName: role, RoleGroupName: group, Role: &rs.OverridesSpec, RoleGroup: &gs.OverridesSpec,
-		})
-		c.add(mergeErr, "")
-		for _, ig := range merged.IgnoredPodOverrides {
-			for _, e := range ig.Errors {
-				c.add(e, "")
+		refused := err != nil
+		c.add(err, "")
+		for _, wn := range warnings {
+			if wn.Err != nil {
+				// A pass leaves an undecodable pod override out; admission
+				// refuses it, naming the field.
+				c.add(wn.Err, "")
+				refused = true
+				continue
 			}
+			c.warn("role group %s/%s: %s", role, group, wn.Message)
 		}
-		if !declared || foldErr != nil || mergeErr != nil || imageErr != nil || len(merged.IgnoredPodOverrides) > 0 {
+		if !declared || refused {
 			continue // the build would fail on what is already reported
-		}
-		bc, err := w.buildContext(cr, role, group, decl, common, merged, image)
-		if err != nil {
-			c.add(err, fmt.Sprintf("role group %s/%s is not built at admission", role, group))
-			continue
 		}
 		if _, err := w.handler.BuildRoleGroup(ctx, cr, bc); err != nil {
 			c.add(err, fmt.Sprintf("role group %s/%s", role, group))
 		}
-	}
-}
-
-// buildContext settles a role group's build context as a pass would,
-// without what only a pass can read: the log agent (its aggregator is a
-// ConfigMap read at reconcile time) and the rendered logging files.
-func (w *Webhook[CR]) buildContext(cr CR, role, group string, decl reconciler.RoleDeclaration,
-	common configfold.Common, merged configfold.MergedOverrides, image imageresolve.Resolved) (*reconciler.BuildContext, error) {
-	cfg := &w.opts.Reconciler
-	spec := cr.GetClusterSpec()
-	kind := kindOf(cr)
-	scope := builders.Scope{
-		Namespace: cr.GetNamespace(), Cluster: cr.GetName(), Role: role, RoleGroup: group,
-		ProductName: cfg.Image.ProductName, ProductVersion: image.ProductVersion,
-		ManagedBy: cfg.ManagedBy, ClusterLabels: maps.Clone(cr.GetLabels()),
-	}
-	rs := spec.Roles[role]
-	gs := rs.RoleGroups[group]
-	bc := &reconciler.BuildContext{
-		Cluster:     reconciler.ClusterRef{Kind: kind, Namespace: cr.GetNamespace(), Name: cr.GetName(), UID: cr.GetUID()},
-		ClusterSpec: *spec.DeepCopy(), Role: role, RoleGroup: group,
-		RoleSpec: *rs.DeepCopy(), RoleGroupSpec: *gs.DeepCopy(),
-		Declaration: decl, Scope: scope,
-		ServiceAccountName: builders.ServiceAccountName(kind, cr.GetName()),
-		Replicas:           replicas(spec, gs),
-		Config:             common, Overrides: merged, Image: image,
-		Logging: reconciler.LoggingFiles{Files: map[string]string{}},
-	}
-	if cfg.Sidecars != nil {
-		plan, err := cfg.Sidecars.Plan(sidecar.PlanOptions{
-			ProductImage: sidecar.ProductImage{Reference: image.Reference, PullPolicy: image.PullPolicy},
-			Disabled:     decl.DisabledSidecars,
-		})
-		if err != nil {
-			return nil, err
-		}
-		bc.Sidecars = plan
-	}
-	return bc, nil
-}
-
-// replicas is the group's replica count as a pass computes it.
-func replicas(spec *commonsv1alpha1.ClusterSpec, gs commonsv1alpha1.RoleGroupSpec) int32 {
-	switch {
-	case spec.ClusterOperation != nil && spec.ClusterOperation.Stopped:
-		return 0
-	case gs.Replicas == nil:
-		return 1
-	default:
-		return *gs.Replicas
 	}
 }
 

@@ -6,11 +6,8 @@ require (
 	github.com/go-logr/logr v1.4.3
 	github.com/google/go-cmp v0.7.0
 	github.com/opkit-dev/opkit/api v0.0.0
-	github.com/opkit-dev/opkit/builders v0.0.0
-	github.com/opkit-dev/opkit/configfold v0.0.0
 	github.com/opkit-dev/opkit/imageresolve v0.0.0
 	github.com/opkit-dev/opkit/reconciler v0.0.0
-	github.com/opkit-dev/opkit/sidecar v0.0.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd
@@ -49,8 +46,11 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opkit-dev/opkit/apply v0.0.0 // indirect
+	github.com/opkit-dev/opkit/builders v0.0.0 // indirect
+	github.com/opkit-dev/opkit/configfold v0.0.0 // indirect
 	github.com/opkit-dev/opkit/orphan v0.0.0 // indirect
 	github.com/opkit-dev/opkit/productlogging v0.0.0 // indirect
+	github.com/opkit-dev/opkit/sidecar v0.0.0 // indirect
 	github.com/opkit-dev/opkit/vector v0.0.0 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.24.0 // indirect
