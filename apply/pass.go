@@ -29,7 +29,8 @@ type PassOptions struct {
 	// not in it, whose desired state is unchanged and that was ready, is
 	// taken as unchanged without being read, so a pass costs work in
 	// proportion to what changed. Nil means every object is read. Objects
-	// being created, updated, deleted or not ready are read either way.
+	// being created, updated, deleted or not ready, and kinds with
+	// immutable-field rules, are read either way. Delete ignores it.
 	Changed []inventory.Key
 }
 
