@@ -75,7 +75,7 @@ type Config[CR Object[CR]] struct {
 	// RoleGroupObjects.Extras or its ClusterObjects: the object engine
 	// finds objects of these kinds it lost track of, and the orphan
 	// cleaner reclaims a removed group's extras of these kinds (carrying
-	// the group's labels). Watch them with SetupOptions.ExtraOwns.
+	// the group's labels), and SetupWithManager watches them.
 	ExtraKinds []schema.GroupVersionKind
 	// ClusterObjects returns further cluster-wide objects of a resource,
 	// such as a discovery ConfigMap for clients, applied after the roles.

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -32,11 +31,6 @@ type SetupOptions struct {
 	// MaxConcurrentReconciles is how many cluster resources are reconciled
 	// at once. Zero means 4.
 	MaxConcurrentReconciles int
-	// ExtraOwns are further kinds the product's role groups or cluster
-	// objects create (controller-owned by the resource): a change to one
-	// reconciles its owner. List them in Config.ExtraKinds as well when the
-	// orphan cleaner should reclaim them with their role group.
-	ExtraOwns []client.Object
 	// Watches are further watches of the product's own, such as a kind its
 	// role provider reads.
 	Watches []Watch
@@ -85,17 +79,11 @@ func (r *Reconciler[CR]) SetupWithManager(mgr ctrl.Manager, opts SetupOptions) e
 		Named(r.cfg.Name).
 		For(r.cfg.For).
 		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles}).
-		Owns(&appsv1.StatefulSet{}).
-		Owns(&corev1.ConfigMap{}, builder.OnlyMetadata).
-		Owns(&corev1.Service{}, builder.OnlyMetadata).
-		Owns(&corev1.ServiceAccount{}, builder.OnlyMetadata).
-		Owns(&policyv1.PodDisruptionBudget{}, builder.OnlyMetadata).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podOwner))
-	if r.cfg.WorkloadRBAC != nil {
-		b = b.Owns(&rbacv1.Role{}, builder.OnlyMetadata).Owns(&rbacv1.RoleBinding{}, builder.OnlyMetadata)
-	}
-	for _, o := range opts.ExtraOwns {
-		b = b.Owns(o, builder.OnlyMetadata)
+	// Every applied kind, watched as the object engine reads it, so the
+	// watch and the engine share one informer per kind.
+	for _, gvk := range managedKinds(r.cfg.WorkloadRBAC != nil, r.cfg.ExtraKinds) {
+		b = b.Owns(apply.InformerObject(gvk, mgr.GetScheme()))
 	}
 	for _, w := range opts.Watches {
 		b = b.Watches(w.Object, w.Handler)

@@ -137,6 +137,7 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(mgr ctrl.Manager, blder *buil
 		return fmt.Errorf("component reconciler: building the controller: %w", err)
 	}
 	r.watch = newWatcher(r.name)
+	r.watch.scheme = mgr.GetScheme()
 	r.watch.watch = func(o client.Object, h handler.TypedEventHandler[client.Object, reconcile.Request]) error {
 		return c.Watch(source.Kind(mgr.GetCache(), o, h))
 	}

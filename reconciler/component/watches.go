@@ -6,8 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
@@ -26,6 +25,9 @@ import (
 // reverts) only what changed, and reacts to readiness at once.
 type watcher struct {
 	ownerKey string
+	// scheme is the scheme of the client the object reconciler reads the
+	// component's own cluster with; it decides the informer types.
+	scheme *runtime.Scheme
 	// watch starts a watch of a kind; nil in tests without a manager.
 	watch func(obj client.Object, h handler.TypedEventHandler[client.Object, reconcile.Request]) error
 
@@ -94,7 +96,7 @@ func (w *watcher) ensure(gvk schema.GroupVersionKind) error {
 			w.changed(gk, e.Object, q)
 		},
 	}
-	if err := w.watch(informerObject(gvk), h); err != nil {
+	if err := w.watch(apply.InformerObject(gvk, w.scheme), h); err != nil {
 		w.mu.Lock()
 		delete(w.kinds, gk)
 		w.mu.Unlock()
@@ -189,37 +191,4 @@ func (w *watcher) forget(key types.NamespacedName, labelValue string) {
 	defer w.mu.Unlock()
 	delete(w.pending, key)
 	delete(w.owners, labelValue)
-}
-
-// informerObject returns the object type the object reconciler reads a
-// kind as, through the manager's cached client, so that a watch shares
-// its informer: metadata only for the kinds whose metadata decides drift,
-// unstructured for the others. The list follows package apply's.
-func informerObject(gvk schema.GroupVersionKind) client.Object {
-	if metadataKinds[gvk.GroupKind()] {
-		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(gvk)
-		return m
-	}
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(gvk)
-	return u
-}
-
-// metadataKinds are the kinds package apply reads as metadata only.
-var metadataKinds = map[schema.GroupKind]bool{
-	{Kind: "ConfigMap"}:      true,
-	{Kind: "Secret"}:         true,
-	{Kind: "ServiceAccount"}: true,
-	{Kind: "LimitRange"}:     true,
-	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:                              true,
-	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:                       true,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                       true,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                true,
-	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                             true,
-	{Group: "storage.k8s.io", Kind: "StorageClass"}:                                 true,
-	{Group: "networking.k8s.io", Kind: "IngressClass"}:                              true,
-	{Group: "node.k8s.io", Kind: "RuntimeClass"}:                                    true,
-	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}: true,
-	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:   true,
 }
