@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,6 +35,15 @@ type Options struct {
 	StopTimeout time.Duration
 	// Now tells the time of each write. Nil means time.Now.
 	Now func() time.Time
+	// Restart starts the operator again, after RestartDelay, when it
+	// returns on its own (neither stopped nor killed), as the kubelet
+	// restarts an operator's container that exited: an operator that
+	// fails to start while the API server errs is then tried again.
+	// Run.Exits lists what each incarnation returned. False means a run
+	// ends when its operator returns.
+	Restart bool
+	// RestartDelay is the wait before a restart. Zero means one second.
+	RestartDelay time.Duration
 }
 
 // DefaultStopTimeout is the default of Options.StopTimeout.
@@ -53,6 +63,9 @@ func New(opts Options) (*Harness, error) {
 	if opts.Operator == nil {
 		errs = append(errs, errors.New("crash.Options.Operator is required"))
 	}
+	if opts.RestartDelay < 0 {
+		errs = append(errs, fmt.Errorf("crash.Options.RestartDelay %s is negative", opts.RestartDelay))
+	}
 	if opts.StopTimeout < 0 {
 		errs = append(errs, fmt.Errorf("crash.Options.StopTimeout %s is negative", opts.StopTimeout))
 	}
@@ -68,6 +81,9 @@ func New(opts Options) (*Harness, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.RestartDelay == 0 {
+		opts.RestartDelay = time.Second
+	}
 	return &Harness{opts: opts}, nil
 }
 
@@ -80,6 +96,9 @@ type Run struct {
 	timeout time.Duration
 	stop    sync.Once
 	stopErr error
+
+	mu    sync.Mutex
+	exits []error
 }
 
 // Start starts a run of the operator. With killAfter > 0 the run dies as
@@ -95,7 +114,20 @@ func (h *Harness) Start(killAfter int) *Run {
 	r := &Run{cut: cut, cancel: cancel, done: make(chan struct{}), timeout: h.opts.StopTimeout}
 	go func() {
 		defer close(r.done)
-		r.err = h.opts.Operator(ctx, cfg)
+		for {
+			r.err = h.opts.Operator(ctx, cfg)
+			if !h.opts.Restart || ctx.Err() != nil || cut.isDead() {
+				return
+			}
+			r.mu.Lock()
+			r.exits = append(r.exits, r.err)
+			r.mu.Unlock()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(h.opts.RestartDelay):
+			}
+		}
 	}()
 	go func() {
 		select {
@@ -144,6 +176,14 @@ func (r *Run) Stop() error {
 // Writes returns the run's counted writes so far, in the order they went
 // out.
 func (r *Run) Writes() []Write { return r.cut.recorded() }
+
+// Exits returns what the operator returned each time it exited on its
+// own and was restarted (Options.Restart), in order.
+func (r *Run) Exits() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.exits)
+}
 
 // WasKilled reports whether the run died (at its kill write or by Kill).
 func (r *Run) WasKilled() bool { return r.cut.isDead() }

@@ -2,6 +2,8 @@ package crash_test
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,4 +114,40 @@ func TestOptionsAreChecked(t *testing.T) {
 	require.NoError(t, err)
 	_, err = h.Recover(t.Context(), 0, nil, time.Second)
 	require.ErrorContains(t, err, "kill point 0")
+}
+
+// An operator that returns on its own is started again with Restart, and
+// each exit is reported; a stop ends the run for good.
+func TestRestartAfterExit(t *testing.T) {
+	var starts atomic.Int32
+	h, err := crash.New(crash.Options{
+		Config:       env.Require(t).RESTConfig(),
+		Restart:      true,
+		RestartDelay: time.Millisecond,
+		Operator: func(ctx context.Context, _ *rest.Config) error {
+			if n := starts.Add(1); n <= 2 {
+				return fmt.Errorf("start %d failed", n)
+			}
+			<-ctx.Done()
+			return nil
+		},
+	})
+	require.NoError(t, err)
+	run := h.Start(0)
+	_, err = testkit.WaitFor(t.Context(), func(context.Context) (int32, bool, error) {
+		n := starts.Load()
+		return n, n == 3, nil
+	}, time.Minute)
+	require.NoError(t, err)
+	require.NoError(t, run.Stop())
+	require.Equal(t, []string{"start 1 failed", "start 2 failed"}, errorStrings(run.Exits()))
+	require.Equal(t, int32(3), starts.Load(), "a stopped run is not restarted")
+}
+
+func errorStrings(errs []error) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e.Error()
+	}
+	return out
 }
