@@ -43,9 +43,9 @@ func TestKillWriteReachesTheServerAndNothingAfter(t *testing.T) {
 	<-run.Exited()
 
 	want := []crash.Write{
-		{N: 1, Verb: "create", Resource: "configmaps", Namespace: ns},
-		{N: 2, Verb: "create", Resource: "configmaps", Namespace: ns},
-		{N: 3, Verb: "create", Resource: "configmaps", Namespace: ns},
+		{N: 1, Verb: "create", Resource: "configmaps", Namespace: ns, Name: "child-0"},
+		{N: 2, Verb: "create", Resource: "configmaps", Namespace: ns, Name: "child-1"},
+		{N: 3, Verb: "create", Resource: "configmaps", Namespace: ns, Name: "child-2"},
 	}
 	if diff := cmp.Diff(want, run.Writes(), cmpopts.IgnoreFields(crash.Write{}, "At")); diff != "" {
 		t.Errorf("writes (-want +got):\n%s", diff)

@@ -2,6 +2,7 @@ package crash
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -20,8 +21,8 @@ type Write struct {
 	Verb string
 	// Resource is "<resource>[.<group>][/<subresource>]".
 	Resource string
-	// Namespace and Name are the request's, when it has them (a create's
-	// name is in its body and not recorded).
+	// Namespace and Name are the request's; a create's name is read from
+	// its body when the body is JSON (empty for a generated name).
 	Namespace, Name string
 	// At is when the request was sent.
 	At time.Time
@@ -120,7 +121,11 @@ func (c *cutoff) admit(req *http.Request) (send, last bool) {
 		return true, false
 	}
 	n := len(c.writes) + 1
-	c.writes = append(c.writes, Write{N: n, Verb: info.Verb, Resource: info.Resource, Namespace: info.Namespace, Name: info.Name, At: c.now()})
+	name := info.Name
+	if name == "" && info.Verb == "create" {
+		name = createdName(req)
+	}
+	c.writes = append(c.writes, Write{N: n, Verb: info.Verb, Resource: info.Resource, Namespace: info.Namespace, Name: name, At: c.now()})
 	if c.after > 0 && n == c.after {
 		c.dieLocked()
 		return true, true
@@ -200,3 +205,25 @@ func (b *body) Close() error {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// createdName reads metadata.name from a create's JSON body, through a
+// copy of the body, or returns "".
+func createdName(req *http.Request) string {
+	if req.GetBody == nil {
+		return ""
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = body.Close() }()
+	var obj struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	if err := json.NewDecoder(body).Decode(&obj); err != nil {
+		return ""
+	}
+	return obj.Metadata.Name
+}
