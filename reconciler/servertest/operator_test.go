@@ -100,15 +100,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, cfg r
 	if err := r.SetupWithManager(mgr, reconciler.SetupOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	})
+	testkit.RunManager(t, mgr)
 	return &operator{r: r, client: mgr.GetClient(), count: count}
 }
 

@@ -191,15 +191,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, admis
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	})
+	testkit.RunManager(t, mgr)
 	mutating, validating := webhook.Configurations(webhook.ConfigurationOptions{
 		Kind:     lakehousev1alpha1.GroupVersion.WithKind("Lakehouse"),
 		Resource: "lakehouses",

@@ -174,15 +174,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	if err := operator.Setup(mgr, cfg); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	})
+	testkit.RunManager(t, mgr)
 }
 
 // volumes creates n persistent volumes for the data claims (the test

@@ -137,15 +137,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	if err := r.SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	})
+	testkit.RunManager(t, mgr)
 }
 
 func waitState(t *testing.T, c client.Client, key client.ObjectKey, revision int64) {
