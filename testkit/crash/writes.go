@@ -1,8 +1,8 @@
 package crash
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -135,6 +135,7 @@ func (c *cutoff) admit(req *http.Request) (send, last bool) {
 
 func (c *cutoff) wrap(next http.RoundTripper) http.RoundTripper {
 	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		req = bufferCreate(req)
 		send, last := c.admit(req)
 		if !send {
 			if req.Body != nil {
@@ -206,24 +207,26 @@ type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
-// createdName reads metadata.name from a create's JSON body, through a
-// copy of the body, or returns "".
-func createdName(req *http.Request) string {
-	if req.GetBody == nil {
-		return ""
+// bufferCreate returns a POST request whose body can be read again
+// (GetBody), a copy of req when it had none, so that its object's name can
+// be read before it is sent.
+func bufferCreate(req *http.Request) *http.Request {
+	if req.Method != http.MethodPost || req.Body == nil || req.GetBody != nil {
+		return req
 	}
-	body, err := req.GetBody()
+	b, err := io.ReadAll(req.Body)
+	_ = req.Body.Close()
+	out := req.Clone(req.Context())
+	out.Body = io.NopCloser(bytes.NewReader(b))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	if err != nil {
-		return ""
+		// the transport reports the failed read as the request's error
+		out.Body = io.NopCloser(errReader{err})
 	}
-	defer func() { _ = body.Close() }()
-	var obj struct {
-		Metadata struct {
-			Name string `json:"name"`
-		} `json:"metadata"`
-	}
-	if err := json.NewDecoder(body).Decode(&obj); err != nil {
-		return ""
-	}
-	return obj.Metadata.Name
+	return out
 }
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
