@@ -229,4 +229,3 @@ func bufferCreate(req *http.Request) *http.Request {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
-
