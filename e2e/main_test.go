@@ -8,6 +8,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
+	"github.com/opkit-dev/opkit/e2e/bundle"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 	"github.com/opkit-dev/opkit/testkit/sample"
@@ -22,11 +23,14 @@ func testScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(s))
 	utilruntime.Must(samplev1alpha1.AddToScheme(s))
+	utilruntime.Must(bundle.AddToScheme(s))
 	return s
 }
 
 func testCRDs() []*apiextensionsv1.CustomResourceDefinition {
-	return sample.MustCRDs()
+	bundles, err := bundle.CRDs()
+	utilruntime.Must(err)
+	return append(sample.MustCRDs(), bundles...)
 }
 
 // env is one control plane with controllers, a scheduler and kwok nodes

@@ -6,19 +6,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/testkit"
-	"github.com/opkit-dev/opkit/testkit/controlplane"
-	"github.com/opkit-dev/opkit/testkit/crash"
-	"github.com/opkit-dev/opkit/testkit/faults"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
 
@@ -54,86 +51,21 @@ func foreign(ns string) []*corev1.ConfigMap {
 	}
 }
 
-// productOutcome is what a product run left and did.
-type productOutcome struct {
-	ns       string
-	state    endState
-	elapsed  time.Duration
-	writes   []crash.Write
-	degraded []string
-	problems []string
-}
-
-// runProducts runs the product scenario once in a new namespace: foreign
-// objects, n clusters, an operator whose requests go through inj (none
-// when nil). It waits until every cluster settled (the first waits on the
-// object in its way), checks that the foreign objects were left alone and
-// that the inventories match the live objects, and captures the end state.
-func runProducts(t *testing.T, cp *controlplane.ControlPlane, n int, inj *faults.Injector, timeout time.Duration) productOutcome {
-	t.Helper()
-	ctx := t.Context()
-	ns := testkit.Namespace(t, cp.Client)
-	out := productOutcome{ns: ns}
-
-	strangers := foreign(ns)
-	for _, o := range strangers {
-		if err := cp.Client.Create(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	degraded := recordConditions(t, cp.Client, ns, commonsv1alpha1.ConditionDegraded)
-
-	cfg := cp.RESTConfig()
-	if inj != nil {
-		cfg.Wrap(inj.WrapTransport)
-	}
-	h, err := crash.New(crash.Options{Config: cfg, Operator: productOperator(t, ns, operatorOptions{})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := h.Start(0)
-	t.Cleanup(func() {
-		if err := run.Stop(); err != nil {
-			t.Errorf("operator: %v", err)
-		}
-	})
-
-	start := time.Now()
-	for i := range n {
-		if err := cp.Client.Create(ctx, newCluster(ns, clusterName(i), productShape)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := testkit.WaitFor(ctx, allSettled(cp.Client, ns, n), timeout); err != nil {
-		t.Fatalf("the clusters did not settle: %v", err)
-	}
-	out.elapsed = time.Since(start)
-
-	out.state = stableState(t, cp.Client, ns)
-	if out.problems, err = inventoryProblems(ctx, cp.Client, ns, productName); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range strangers {
-		got := &corev1.ConfigMap{}
-		if err := cp.Client.Get(ctx, client.ObjectKeyFromObject(want), got); err != nil {
-			t.Errorf("foreign ConfigMap %s: %v", want.Name, err)
-		} else if got.ResourceVersion != want.ResourceVersion {
-			t.Errorf("foreign ConfigMap %s was written: resourceVersion %s, created as %s", want.Name, got.ResourceVersion, want.ResourceVersion)
-		}
-	}
-	if err := run.Stop(); err != nil {
-		t.Errorf("operator: %v", err)
-	}
-	out.writes = run.Writes()
-	for _, w := range out.writes {
-		for _, o := range strangers {
-			if w.Name == o.Name && w.Resource == "configmaps" {
-				t.Errorf("the operator sent %s to foreign ConfigMap %s", w.Verb, o.Name)
-			}
-		}
-	}
-	out.degraded = degraded.Seen()
-	return out
+// products is the product workload: clusters of productShape, the first
+// one blocked by a foreign object in its way.
+var products = workload{
+	what: "clusters",
+	operator: func(t testing.TB, ns string) func(ctx context.Context, cfg *rest.Config) error {
+		return productOperator(t, ns, operatorOptions{})
+	},
+	resource: func(ns string, i int) client.Object { return newCluster(ns, clusterName(i), productShape) },
+	foreign:  foreign,
+	settled:  allSettled,
+	capture:  productCapturer,
+	problems: func(ctx context.Context, c client.Reader, ns string) ([]string, error) {
+		return inventoryProblems(ctx, c, ns, productName)
+	},
+	failures: trueConditions(commonsv1alpha1.ConditionDegraded),
 }
 
 // blockedBy is the text of the first cluster's waiting condition.
@@ -197,25 +129,4 @@ func waitsOnForeign(cr *sampleCluster, ns string) (bool, string) {
 		}
 	}
 	return true, ""
-}
-
-// stableState captures ns until two captures in a row agree, so that a
-// write still in flight when the clusters settled cannot make two runs
-// differ by timing alone.
-func stableState(t *testing.T, c client.Reader, ns string) endState {
-	t.Helper()
-	var last endState
-	got, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (endState, bool, error) {
-		s, err := productCapturer.capture(ctx, c, ns)
-		if err != nil {
-			return nil, false, err
-		}
-		same := last != nil && equalStates(last, s)
-		last = s
-		return s, same, nil
-	}, time.Minute)
-	if err != nil {
-		t.Fatalf("the end state did not hold still: %v", err)
-	}
-	return got
 }

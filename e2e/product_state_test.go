@@ -110,11 +110,7 @@ type scoped struct {
 }
 
 // inventoryProblems checks what the product's inventories say against the
-// live objects of ns: every object carrying the reconciler's owner label is
-// in the inventory of the scope its owner id names, with the digest it
-// carries; every inventory item exists. It returns one line per problem,
-// sorted: an object outside every inventory has leaked (nothing would ever
-// delete it), an item without its object was lost.
+// live objects of ns (see checkInventories).
 func inventoryProblems(ctx context.Context, c client.Reader, ns, reconcilerName string) ([]string, error) {
 	var crs samplev1alpha1.SampleClusterList
 	if err := c.List(ctx, &crs, client.InNamespace(ns)); err != nil {
@@ -128,16 +124,26 @@ func inventoryProblems(ctx context.Context, c client.Reader, ns, reconcilerName 
 			recorded[k] = v
 		}
 	}
-	// ofOurs reports whether an owner id is one of the clusters' scopes.
 	ofOurs := func(owner string) bool {
 		id, _, _ := strings.Cut(owner, "/")
 		return slices.Contains(uids, id)
 	}
+	return checkInventories(ctx, c, ns, reconcilerName, productKinds, recorded, ofOurs)
+}
+
+// checkInventories checks recorded inventory items against the live
+// objects of kinds in ns: every object whose owner id (the reconciler's
+// annotation) ofOurs accepts is recorded under that owner, with the digest
+// it carries; every item recorded ready exists. It returns one line per
+// problem, sorted: an object outside every inventory has leaked (nothing
+// would ever delete it), an item without its object was lost.
+func checkInventories(ctx context.Context, c client.Reader, ns, reconcilerName string, kinds []schema.GroupVersionKind,
+	recorded map[inventory.Key]scoped, ofOurs func(owner string) bool) ([]string, error) {
 	ownerKey := reconcilerName + "/" + apply.AnnotationOwnerID
 	digestKey := reconcilerName + "/" + apply.AnnotationDigest
 	var problems []string
 	live := map[inventory.Key]bool{}
-	for _, gvk := range productKinds {
+	for _, gvk := range kinds {
 		objs, err := list(ctx, c, ns, gvk)
 		if err != nil {
 			return nil, err

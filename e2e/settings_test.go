@@ -17,6 +17,9 @@ const (
 	// ClustersEnv is how many product cluster resources the fault
 	// scenarios run. Unset means 3.
 	ClustersEnv = "OPKIT_E2E_CLUSTERS"
+	// ComponentsEnv is how many components the fault scenarios run. Unset
+	// means 3.
+	ComponentsEnv = "OPKIT_E2E_COMPONENTS"
 )
 
 // intEnv reads a positive integer from the environment, or def.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -21,20 +22,35 @@ import (
 // crashTimeout bounds each wait of a crash scenario.
 const crashTimeout = 2 * time.Minute
 
-// crashScenario is one product operator life to interrupt at every write:
-// prepare sets up the namespace (with an operator of its own where it needs
-// one), then the harness's runs do the work, and done says when it is
-// done.
+// crashScenario is one operator life to interrupt at every write: prepare
+// sets up the namespace (with an operator of its own where it needs one),
+// then the harness's runs do the work, and done says when it is done.
 type crashScenario struct {
+	// operator is the operator process.
+	operator func(t testing.TB, ns string) func(ctx context.Context, cfg *rest.Config) error
 	// prepare readies ns before the interrupted work starts.
 	prepare func(t *testing.T, cp *controlplane.ControlPlane, ns string)
 	// done is true once the work is done in ns.
 	done func(c client.Client, ns string) testkit.Condition[string]
-	// config changes the product reconciler's configuration.
-	config func(*reconciler.Config[*sampleCluster])
+	// capture captures the end state.
+	capture capturer
+	// problems checks the inventories against the live objects.
+	problems func(ctx context.Context, c client.Reader, ns string) ([]string, error)
 	// check tests the end state beyond the comparison with the
 	// uninterrupted run's.
 	check func(t *testing.T, c client.Client, ns string)
+}
+
+// productCrash is a crash scenario of the product operator with the
+// configuration config changes (nil: as is).
+func productCrash(config func(*reconciler.Config[*sampleCluster])) crashScenario {
+	return crashScenario{
+		operator: func(t testing.TB, ns string) func(ctx context.Context, cfg *rest.Config) error {
+			return productOperator(t, ns, operatorOptions{config: config})
+		},
+		capture:  productCapturer,
+		problems: products.problems,
+	}
 }
 
 // crashOutcome is what one interrupted (or not) life left.
@@ -49,7 +65,7 @@ func (s crashScenario) run(t *testing.T, cp *controlplane.ControlPlane, k int) c
 	t.Helper()
 	ns := testkit.Namespace(t, cp.Client)
 	s.prepare(t, cp, ns)
-	h, err := crash.New(crash.Options{Config: cp.RESTConfig(), Operator: productOperator(t, ns, operatorOptions{config: s.config})})
+	h, err := crash.New(crash.Options{Config: cp.RESTConfig(), Operator: s.operator(t, ns)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +84,8 @@ func (s crashScenario) run(t *testing.T, cp *controlplane.ControlPlane, k int) c
 		t.Fatalf("kill at write %d: %v\nwrites before the kill:\n%swrites after:\n%s%s", k, err,
 			describeWrites(out.res.Before), describeWrites(out.res.After), describeWorkloads(context.Background(), cp.Client, ns))
 	}
-	out.state = stableState(t, cp.Client, ns)
-	problems, err := inventoryProblems(t.Context(), cp.Client, ns, productName)
+	out.state = stableState(t, cp.Client, ns, s.capture)
+	problems, err := s.problems(t.Context(), cp.Client, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,14 +157,14 @@ func describeKill(ws []crash.Write, k int) string {
 // every object in its inventory.
 func TestProductCrashAtEveryWrite(t *testing.T) {
 	cp := env.Require(t)
-	crashScenario{
-		prepare: func(t *testing.T, cp *controlplane.ControlPlane, ns string) {
-			if err := cp.Client.Create(t.Context(), newCluster(ns, clusterName(0), productShape)); err != nil {
-				t.Fatal(err)
-			}
-		},
-		done: clusterSettled,
-	}.everyWrite(t, cp)
+	s := productCrash(nil)
+	s.prepare = func(t *testing.T, cp *controlplane.ControlPlane, ns string) {
+		if err := cp.Client.Create(t.Context(), newCluster(ns, clusterName(0), productShape)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.done = clusterSettled
+	s.everyWrite(t, cp)
 }
 
 // clusterSettled is done when the first cluster of ns settled.
@@ -174,14 +190,13 @@ var retireShape = map[string]map[string]int32{"server": {"default": 1, "old": 1}
 func TestProductRetireCrashAtEveryWrite(t *testing.T) {
 	cp := env.Require(t)
 	fastOrphans := func(c *reconciler.Config[*sampleCluster]) { c.Orphan.DrainPollInterval = 500 * time.Millisecond }
-	crashScenario{
-		config: fastOrphans,
-		prepare: func(t *testing.T, cp *controlplane.ControlPlane, ns string) {
-			convergeThenRetire(t, cp, ns, fastOrphans)
-		},
-		done:  retired,
-		check: noRetirementLeft,
-	}.everyWrite(t, cp)
+	s := productCrash(fastOrphans)
+	s.prepare = func(t *testing.T, cp *controlplane.ControlPlane, ns string) {
+		convergeThenRetire(t, cp, ns, fastOrphans)
+	}
+	s.done = retired
+	s.check = noRetirementLeft
+	s.everyWrite(t, cp)
 }
 
 // retired is done when the first cluster of ns settled with no cleanup
