@@ -22,6 +22,7 @@ import (
 	"github.com/opkit-dev/opkit/api/failure/apierr"
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/authentication"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/configfold"
 	"github.com/opkit-dev/opkit/generators"
@@ -97,6 +98,11 @@ func errorCases() []classCase {
 			want: verdict{Class: invalid, Author: user, Field: "metadata"}},
 		{name: "apply.OwnershipError", err: &apply.OwnershipError{Object: cm, Owner: "other", Policy: apply.AdoptionPolicy("IfUnowned")},
 			want: verdict{Class: requeue, Delay: apply.OwnershipRetryDelay}},
+
+		// authentication
+		{name: "authentication.NotFoundError", err: &authentication.NotFoundError{Name: "ldap", Field: "spec.authentication[0]", After: 10 * time.Second,
+			Err: apierrors.NewNotFound(schema.GroupResource{Group: "authentication.opkit.dev", Resource: "authenticationclasses"}, "ldap")},
+			want: verdict{Class: requeue, Field: "spec.authentication[0]", Delay: 10 * time.Second}, keeps: apierrors.IsNotFound},
 
 		// builders
 		{name: "builders.ValidationError", err: &builders.ValidationError{Author: user, Field: "spec.roles.server.config.gracefulShutdownTimeout", Message: "negative"},

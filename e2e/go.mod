@@ -5,6 +5,7 @@ go 1.26.0
 replace (
 	github.com/opkit-dev/opkit/api => ../api
 	github.com/opkit-dev/opkit/apply => ../apply
+	github.com/opkit-dev/opkit/authentication => ../authentication
 	github.com/opkit-dev/opkit/builders => ../builders
 	github.com/opkit-dev/opkit/configfold => ../configfold
 	github.com/opkit-dev/opkit/generators => ../generators
@@ -25,6 +26,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/opkit-dev/opkit/api v0.0.0
 	github.com/opkit-dev/opkit/apply v0.0.0
+	github.com/opkit-dev/opkit/authentication v0.0.0
 	github.com/opkit-dev/opkit/builders v0.0.0
 	github.com/opkit-dev/opkit/configfold v0.0.0
 	github.com/opkit-dev/opkit/generators v0.0.0

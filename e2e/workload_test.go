@@ -122,7 +122,10 @@ func (w workload) run(t *testing.T, cp *controlplane.ControlPlane, n int, inj *f
 	out.exits = run.Exits()
 	for _, w := range out.writes {
 		for _, o := range strangers {
-			if w.Name == o.Name && w.Resource == "configmaps" {
+			// A create of a name that exists fails without touching the
+			// object (the operator's cache holds only its own objects,
+			// so it may try); anything else would touch it.
+			if w.Name == o.Name && w.Resource == "configmaps" && w.Verb != "create" {
 				t.Errorf("the operator sent %s to foreign ConfigMap %s", w.Verb, o.Name)
 			}
 		}
