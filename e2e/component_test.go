@@ -73,7 +73,7 @@ func bundleName(i int) string { return fmt.Sprintf("b-%02d", i) }
 
 // releaseBundles removes the finalizers of ns's bundles once no operator
 // runs, so that the namespace can go.
-func releaseBundles(t *testing.T, c client.Client, ns string) {
+func releaseBundles(t testing.TB, c client.Client, ns string) {
 	t.Helper()
 	t.Cleanup(func() {
 		var list bundle.BundleList

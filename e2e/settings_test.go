@@ -1,10 +1,14 @@
 package e2e_test
 
 import (
+	"errors"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/opkit-dev/opkit/testkit"
 )
 
 // Environment variables that size and seed the scenarios. Unset, the
@@ -53,4 +57,25 @@ func seed(t testing.TB) uint64 {
 		}
 	})
 	return s
+}
+
+// asTimeout reports whether err is a *testkit.TimeoutError.
+func asTimeout(err error, te **testkit.TimeoutError) bool { return errors.As(err, te) }
+
+// intsEnv reads a comma-separated list of positive integers, or def.
+func intsEnv(t testing.TB, name string, def []int) []int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			t.Fatalf("%s=%q: want positive integers separated by commas", name, v)
+		}
+		out = append(out, n)
+	}
+	return out
 }

@@ -39,7 +39,7 @@ type workload struct {
 	failures failures
 	// prepare readies a namespace before the run (release finalizers at
 	// its end); nil means nothing to do.
-	prepare func(t *testing.T, c client.Client, ns string)
+	prepare func(t testing.TB, c client.Client, ns string)
 }
 
 // outcome is what a workload run left and did.

@@ -1,0 +1,219 @@
+package e2e_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/apicount"
+	"github.com/opkit-dev/opkit/testkit/controlplane"
+	"github.com/opkit-dev/opkit/testkit/crash"
+)
+
+// benchOperator is an operator under measurement: its requests counted,
+// its writes timed, its events counted, its passes callable.
+type benchOperator struct {
+	counter *apicount.Counter
+	events  *eventCounter
+	run     *crash.Run
+
+	mu        sync.Mutex
+	reconcile func(ctx context.Context, req ctrl.Request) error
+	synced    func(ctx context.Context) bool
+}
+
+// setup is called by the operator process with what the benchmark needs.
+func (o *benchOperator) setup(reconcile func(ctx context.Context, req ctrl.Request) error, synced func(ctx context.Context) bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.reconcile, o.synced = reconcile, synced
+}
+
+// wire builds a manager restricted to ns with the given cache and client
+// options, its recorders counted, without logs (a benchmark prints every
+// log line).
+func (o *benchOperator) manager(cfg *rest.Config, ns string, cacheOpts cache.Options, clientOpts client.Options) (countingManager, error) {
+	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:     testScheme(),
+		Cache:      cacheOpts,
+		Client:     clientOpts,
+		Metrics:    metricsserver.Options{BindAddress: "0"},
+		Logger:     logr.Discard(),
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		return countingManager{}, err
+	}
+	return countingManager{Manager: mgr, events: o.events}, nil
+}
+
+// startBenchOperator starts process (built with o's manager) in ns with
+// its requests counted, and waits until its caches synced.
+func startBenchOperator(b *testing.B, cp *controlplane.ControlPlane, process func(o *benchOperator) func(ctx context.Context, cfg *rest.Config) error) *benchOperator {
+	b.Helper()
+	o := &benchOperator{counter: apicount.New(), events: newEventCounter()}
+	cfg := cp.RESTConfig()
+	cfg.Wrap(o.counter.WrapTransport)
+	h, err := crash.New(crash.Options{Config: cfg, Operator: process(o)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	o.run = h.Start(0)
+	b.Cleanup(func() {
+		if err := o.run.Stop(); err != nil {
+			b.Errorf("operator: %v", err)
+		}
+	})
+	_, err = testkit.WaitFor(b.Context(), func(ctx context.Context) (bool, bool, error) {
+		o.mu.Lock()
+		synced := o.synced
+		o.mu.Unlock()
+		return synced != nil && synced(ctx), synced != nil && synced(ctx), nil
+	}, time.Minute)
+	if err != nil {
+		b.Fatalf("the operator did not start: %v", err)
+	}
+	return o
+}
+
+// passAll runs one pass of every named resource of ns, workers at once,
+// as a resync would.
+func (o *benchOperator) passAll(ctx context.Context, ns string, names []string, workers int) error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+		next = make(chan string)
+	)
+	for range workers {
+		wg.Go(func() {
+			for name := range next {
+				if err := o.reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKey{Namespace: ns, Name: name}}); err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("%s: %w", name, err))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, n := range names {
+		next <- n
+	}
+	close(next)
+	wg.Wait()
+	if len(errs) > 0 {
+		return fmt.Errorf("%d passes failed, first: %w", len(errs), errs[0])
+	}
+	return nil
+}
+
+// lastCreate returns how many objects of the given resources the run
+// created and when the last create went out.
+func lastCreate(ws []crash.Write, resources []string) (int, time.Time) {
+	var (
+		n    int
+		last time.Time
+	)
+	for _, w := range ws {
+		if w.Verb == "create" && slices.Contains(resources, w.Resource) {
+			n++
+			if w.At.After(last) {
+				last = w.At
+			}
+		}
+	}
+	return n, last
+}
+
+// editCount is how many live edits a benchmark reverts.
+const editCount = 5
+
+// revertEdits changes a value of each ConfigMap through the test's client
+// and waits, on a watch, until the operator wrote it back. It returns the
+// latencies (from the edit's answer to the revert's event) and the
+// operator's writes meanwhile, events aside.
+func (o *benchOperator) revertEdits(b *testing.B, c client.WithWatch, ns string, names []string) ([]time.Duration, int) {
+	b.Helper()
+	ctx := b.Context()
+	before := o.counter.Snapshot()
+	var latencies []time.Duration
+	for _, name := range names {
+		cm := &corev1.ConfigMap{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, cm); err != nil {
+			b.Fatal(err)
+		}
+		want := cm.DeepCopy().Data
+		w, err := c.Watch(ctx, &corev1.ConfigMapList{}, client.InNamespace(ns), client.MatchingFields{"metadata.name": name},
+			&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: cm.ResourceVersion}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for k := range cm.Data {
+			cm.Data[k] = "edited by hand"
+		}
+		if len(cm.Data) == 0 {
+			cm.Data = map[string]string{"edited": "by hand"}
+		}
+		if err := c.Update(ctx, cm); err != nil {
+			b.Fatal(err)
+		}
+		edited := time.Now()
+		reverted := false
+		deadline := time.After(time.Minute)
+		for !reverted {
+			select {
+			case ev, ok := <-w.ResultChan():
+				if !ok {
+					b.Fatalf("the watch of ConfigMap %s ended", name)
+				}
+				if got, isCM := ev.Object.(*corev1.ConfigMap); isCM && got.ResourceVersion != cm.ResourceVersion && equalData(got.Data, want) {
+					latencies = append(latencies, time.Since(edited))
+					reverted = true
+				}
+			case <-deadline:
+				b.Fatalf("the edit of ConfigMap %s was not reverted within a minute", name)
+			}
+		}
+		w.Stop()
+	}
+	// the revert's write is counted before its event reaches the watch
+	return latencies, objectRequests(o.counter.Snapshot().Sub(before)).Writes()
+}
+
+func equalData(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// medianMax returns the median and the largest of ds.
+func medianMax(ds []time.Duration) (time.Duration, time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2], s[len(s)-1]
+}

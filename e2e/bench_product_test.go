@@ -1,0 +1,210 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/inventory"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/reconciler"
+	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/controlplane"
+	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
+)
+
+// scaleShape is each cluster of workload (a): two roles of two role groups,
+// one replica each.
+var scaleShape = map[string]map[string]int32{"server": {"a": 1, "b": 1}, "gateway": {"a": 1, "b": 1}}
+
+// productResources are the resources the product reconciler creates.
+var productResources = []string{"serviceaccounts", "configmaps", "services", "statefulsets.apps", "poddisruptionbudgets.policy"}
+
+// benchProductProcess is the product operator under measurement: no
+// periodic pass (the benchmark runs the resync itself), a fast drain poll.
+func benchProductProcess(ns string) func(o *benchOperator) func(ctx context.Context, cfg *rest.Config) error {
+	return func(o *benchOperator) func(ctx context.Context, cfg *rest.Config) error {
+		return func(ctx context.Context, cfg *rest.Config) error {
+			rc := productConfig()
+			rc.HealthCheckInterval = -1
+			rc.Orphan.DrainPollInterval = 500 * time.Millisecond
+			cacheOpts, clientOpts := rc.ManagerOptions()
+			mgr, err := o.manager(cfg, ns, cacheOpts, clientOpts)
+			if err != nil {
+				return err
+			}
+			r, err := reconciler.New(mgr, rc)
+			if err != nil {
+				return err
+			}
+			if err := r.SetupWithManager(mgr, reconciler.SetupOptions{MaxConcurrentReconciles: productWorkers}); err != nil {
+				return err
+			}
+			o.setup(func(ctx context.Context, req ctrl.Request) error {
+				_, err := r.Reconcile(ctx, req)
+				return err
+			}, mgr.GetCache().WaitForCacheSync)
+			return mgr.Start(ctx)
+		}
+	}
+}
+
+// benchProducts measures workload (a) with n clusters.
+func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow {
+	ctx := b.Context()
+	ns := testkit.Namespace(b, cp.Client)
+	o := startBenchOperator(b, cp, benchProductProcess(ns))
+	heapBefore := heapInUse()
+	row := scaleRow{workload: "(a) product clusters"}
+
+	// cold converge
+	start := time.Now()
+	names := make([]string, n)
+	for i := range n {
+		names[i] = clusterName(i)
+		if err := cp.Client.Create(ctx, newCluster(ns, names[i], scaleShape)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := testkit.WaitFor(ctx, allClustersSettled(cp.Client, ns, n), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
+		b.Fatalf("the clusters did not settle: %v", err)
+	}
+	created, last := lastCreate(o.run.Writes(), productResources)
+	row.cold = last.Sub(start)
+	row.heapMiBPer1k, row.objects, row.inventoryBytesPerObj = productFootprint(b, cp.Client, ns, heapBefore)
+	if created != row.objects {
+		b.Logf("the operator created %d objects; its inventories hold %d", created, row.objects)
+	}
+
+	// the raw writer: the same objects, the same client, as many writes
+	// in flight as the operator can have
+	rawNS := testkit.Namespace(b, cp.Client)
+	copies, err := rawCopies(ctx, cp.Client, ns, rawNS, productName+"/"+apply.AnnotationOwnerID, productKinds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := client.New(cp.RESTConfig(), client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if row.raw, err = rawCreate(ctx, raw, copies, productWorkers*apply.DefaultConcurrency); err != nil {
+		b.Fatal(err)
+	}
+
+	// a no-op resync: one pass of every cluster
+	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, productWorkers) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	row.noopWrites, row.noopReads = noop.delta.Writes(), reads(noop.delta)
+
+	// edits of role group ConfigMaps reverted
+	var edited []string
+	for i := range editCount {
+		edited = append(edited, builders.RoleGroupResourceName(clusterName(i*n/editCount), "server", "a"))
+	}
+	latencies, writes := o.revertEdits(b, cp.Client, ns, edited)
+	row.edits, row.editWrites = len(latencies), writes
+	row.editMedian, row.editMax = medianMax(latencies)
+
+	// one role group retired per cluster
+	row.retireWrites, row.retireMin = retireGatewayB(b, o, cp.Client, ns, names)
+
+	asked := o.events.total()
+	lost, err := droppedEvents(ctx, cp.Client, ns, o.events)
+	if err != nil {
+		b.Fatal(err)
+	}
+	row.eventsAsked, row.eventsLost = asked, lost
+	return row
+}
+
+// productFootprint returns the heap the clusters added per 1,000 managed
+// objects, the number of managed objects (the inventories' items) and the
+// bytes of inventory per object in the clusters' status.
+func productFootprint(b *testing.B, c client.Reader, ns string, heapBefore uint64) (float64, int, float64) {
+	b.Helper()
+	heapAfter := heapInUse()
+	var list samplev1alpha1.SampleClusterList
+	if err := c.List(b.Context(), &list, client.InNamespace(ns)); err != nil {
+		b.Fatal(err)
+	}
+	objects, bytes := 0, 0
+	add := func(inv *inventory.Inventory) {
+		raw, err := json.Marshal(inv)
+		if err != nil {
+			b.Fatal(err)
+		}
+		objects += inv.Len()
+		bytes += len(raw)
+	}
+	for i := range list.Items {
+		st := &list.Items[i].Status.ClusterStatus
+		add(&st.Objects)
+		for j := range st.Roles {
+			add(&st.Roles[j].Objects)
+		}
+		for j := range st.RoleGroups {
+			add(&st.RoleGroups[j].Objects)
+		}
+	}
+	heap := float64(int64(heapAfter)-int64(heapBefore)) / (1 << 20) / (float64(objects) / 1000)
+	return heap, objects, float64(bytes) / float64(objects)
+}
+
+// retireGatewayB removes gateway/b from every cluster and waits until each
+// is retired. It returns the operator's writes meanwhile (events and
+// leases aside) and the minimum: per cluster, one delete per object of the
+// group and one status write.
+func retireGatewayB(b *testing.B, o *benchOperator, c client.Client, ns string, names []string) (int, int) {
+	b.Helper()
+	ctx := b.Context()
+	minimum := 0
+	var list samplev1alpha1.SampleClusterList
+	if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		b.Fatal(err)
+	}
+	for _, cr := range list.Items {
+		for _, g := range cr.Status.RoleGroups {
+			if g.Role == "gateway" && g.Group == "b" {
+				minimum += g.Objects.Len() + 1
+			}
+		}
+	}
+	before := len(o.run.Writes())
+	for _, name := range names {
+		cr := &sampleCluster{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, cr); err != nil {
+			b.Fatal(err)
+		}
+		delete(cr.Spec.Roles["gateway"].RoleGroups, "b")
+		if err := c.Update(ctx, cr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	retired := clustersJudged(c, ns, len(names), func(cr *sampleCluster) (bool, string) {
+		if ok, why := settled(cr); !ok {
+			return false, why
+		}
+		if cond := conditionOf(cr, commonsv1alpha1.ConditionOrphanCleanupPending); cond == nil || cond.Status != "False" {
+			return false, cr.Name + ": cleanup pending"
+		}
+		for _, g := range cr.Status.RoleGroups {
+			if g.Role == "gateway" && g.Group == "b" {
+				return false, cr.Name + ": gateway/b in the ledger"
+			}
+		}
+		return true, ""
+	})
+	if _, err := testkit.WaitFor(ctx, retired, time.Duration(len(names))*3*time.Second+5*time.Minute); err != nil {
+		b.Fatalf("the role groups were not retired: %v", err)
+	}
+	return objectWrites(o.run.Writes()[before:]), minimum
+}

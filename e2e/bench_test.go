@@ -1,0 +1,154 @@
+package e2e_test
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opkit-dev/opkit/apply"
+)
+
+// The scale benchmarks. Each workload is measured once (a run takes
+// minutes) beside a raw writer that creates the same objects with the same
+// client and concurrency, in the same run:
+//
+//	cd e2e && CI=true go test -run '^$' -bench Scale -benchtime 1x -timeout 60m
+//
+// Sizes: OPKIT_E2E_SCALE_CLUSTERS (default 200 product clusters of two
+// roles with two role groups each) and OPKIT_E2E_SCALE_OBJECTS (default
+// "1000,5000": one component of that many objects each).
+const (
+	ScaleClustersEnv = "OPKIT_E2E_SCALE_CLUSTERS"
+	ScaleObjectsEnv  = "OPKIT_E2E_SCALE_OBJECTS"
+)
+
+// productWorkers is how many clusters the product reconciler reconciles at
+// once (its default); with the object engine's writes per pass it gives the
+// raw writer's concurrency.
+const productWorkers = 4
+
+// scaleRow is one workload's figures.
+type scaleRow struct {
+	workload string
+	objects  int
+	// cold converge: the operator from the first resource created to its
+	// last object created; the raw writer creating the same objects.
+	cold, raw time.Duration
+	// no-op resync: one pass of every resource with nothing to change.
+	noopWrites, noopReads int
+	// edits of managed objects reverted through the watch.
+	edits                   int
+	editMedian, editMax     time.Duration
+	editWrites              int
+	retireWrites, retireMin int // zero retireMin: not measured
+	heapMiBPer1k            float64
+	inventoryBytesPerObj    float64
+	eventsAsked, eventsLost int
+}
+
+func (r scaleRow) coldRatio() float64 { return r.raw.Seconds() / r.cold.Seconds() }
+
+func perObject(n, objects int) float64 { return float64(n) / float64(objects) }
+
+// report reports the row's figures as benchmark metrics.
+func (r scaleRow) report(b *testing.B) {
+	b.ReportMetric(float64(r.objects), "objects")
+	b.ReportMetric(float64(r.objects)/r.cold.Seconds(), "objects/s")
+	b.ReportMetric(float64(r.objects)/r.raw.Seconds(), "raw-objects/s")
+	b.ReportMetric(r.coldRatio(), "cold/raw")
+	b.ReportMetric(perObject(r.noopWrites, r.objects), "noop-writes/obj")
+	b.ReportMetric(perObject(r.noopReads, r.objects), "noop-uncached-reads/obj")
+	b.ReportMetric(float64(r.editMedian.Milliseconds()), "edit-revert-ms")
+	b.ReportMetric(float64(r.editWrites)/float64(max(r.edits, 1)), "writes/edit")
+	if r.retireMin > 0 {
+		b.ReportMetric(float64(r.retireWrites)/float64(r.retireMin), "retire-writes/min")
+	}
+	b.ReportMetric(r.heapMiBPer1k, "heap-MiB/1k-obj")
+	b.ReportMetric(r.inventoryBytesPerObj, "inventory-B/obj")
+	b.ReportMetric(float64(r.eventsLost), "events-dropped")
+}
+
+// scaleTable prints rows as the README's table.
+func scaleTable(rows []scaleRow) string {
+	var b strings.Builder
+	b.WriteString("| workload | objects | cold converge objects/s (raw) | ÷ raw | no-op writes/obj | no-op uncached reads/obj | edit reverted: median (max), writes/edit | retire writes ÷ min | heap MiB/1k obj | inventory B/obj | events dropped |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		retire := "—"
+		if r.retireMin > 0 {
+			retire = fmt.Sprintf("%.2f (%d ÷ %d)", float64(r.retireWrites)/float64(r.retireMin), r.retireWrites, r.retireMin)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.0f (%.0f) | %.2f | %s | %s | %s (%s), %.1f | %s | %.2f | %.0f | %d of %d |\n",
+			r.workload, r.objects, float64(r.objects)/r.cold.Seconds(), float64(r.objects)/r.raw.Seconds(), r.coldRatio(),
+			trim(perObject(r.noopWrites, r.objects)), trim(perObject(r.noopReads, r.objects)),
+			r.editMedian.Round(time.Millisecond), r.editMax.Round(time.Millisecond), float64(r.editWrites)/float64(max(r.edits, 1)),
+			retire, r.heapMiBPer1k, r.inventoryBytesPerObj, r.eventsLost, r.eventsAsked)
+	}
+	return b.String()
+}
+
+// growth says how each figure of b grows to c, per object where the
+// figure is one.
+func growth(b, c scaleRow) string {
+	ratio := func(x, y float64) string {
+		if x == 0 && y == 0 {
+			return "0 → 0"
+		}
+		if x == 0 {
+			return fmt.Sprintf("0 → %s", trim(y))
+		}
+		return fmt.Sprintf("×%.2f", y/x)
+	}
+	lines := []string{
+		fmt.Sprintf("objects: %d → %d (×%.1f)", b.objects, c.objects, float64(c.objects)/float64(b.objects)),
+		fmt.Sprintf("cold converge time: %s → %s (%s; objects/s %s)", b.cold.Round(time.Millisecond), c.cold.Round(time.Millisecond),
+			ratio(b.cold.Seconds(), c.cold.Seconds()), ratio(float64(b.objects)/b.cold.Seconds(), float64(c.objects)/c.cold.Seconds())),
+		fmt.Sprintf("cold ÷ raw: %.2f → %.2f", b.coldRatio(), c.coldRatio()),
+		fmt.Sprintf("no-op writes per object: %s → %s", trim(perObject(b.noopWrites, b.objects)), trim(perObject(c.noopWrites, c.objects))),
+		fmt.Sprintf("no-op uncached reads per object: %s → %s", trim(perObject(b.noopReads, b.objects)), trim(perObject(c.noopReads, c.objects))),
+		fmt.Sprintf("edit reverted, median: %s → %s (%s)", b.editMedian.Round(time.Millisecond), c.editMedian.Round(time.Millisecond),
+			ratio(b.editMedian.Seconds(), c.editMedian.Seconds())),
+		fmt.Sprintf("heap per 1,000 objects: %.2f → %.2f MiB (%s)", b.heapMiBPer1k, c.heapMiBPer1k, ratio(b.heapMiBPer1k, c.heapMiBPer1k)),
+		fmt.Sprintf("inventory bytes per object: %.0f → %.0f (%s)", b.inventoryBytesPerObj, c.inventoryBytesPerObj, ratio(b.inventoryBytesPerObj, c.inventoryBytesPerObj)),
+	}
+	return strings.Join(lines, "\n")
+}
+
+// trim formats a small figure without trailing zeros.
+func trim(f float64) string {
+	if f == math.Trunc(f) {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'f', 3, 64)
+}
+
+// BenchmarkScale measures (a) product clusters of two roles with two role
+// groups each, (b) and (c) one component of 1,000 and 5,000 objects, and
+// prints the table e2e/README.md publishes, with how each figure grows
+// from (b) to (c).
+func BenchmarkScale(b *testing.B) {
+	cp := env.Require(b)
+	var rows []scaleRow
+	clusters := intEnv(b, ScaleClustersEnv, 200)
+	b.Run(fmt.Sprintf("products-%dx2x2", clusters), func(b *testing.B) {
+		rows = append(rows, benchProducts(b, cp, clusters))
+		rows[len(rows)-1].report(b)
+	})
+	var comps []scaleRow
+	for i, n := range intsEnv(b, ScaleObjectsEnv, []int{1000, 5000}) {
+		b.Run(fmt.Sprintf("component-%d", n), func(b *testing.B) {
+			r := benchComponent(b, cp, fmt.Sprintf("(%c)", 'b'+i), n)
+			r.report(b)
+			rows = append(rows, r)
+			comps = append(comps, r)
+		})
+	}
+	b.Logf("scale table (raw writer concurrency: %d for products, %d for a component):\n%s",
+		productWorkers*apply.DefaultConcurrency, apply.DefaultConcurrency, scaleTable(rows))
+	if len(comps) >= 2 {
+		b.Logf("growth from %d to %d objects:\n%s", comps[0].objects, comps[len(comps)-1].objects, growth(comps[0], comps[len(comps)-1]))
+	}
+}
