@@ -44,10 +44,14 @@ bench: k8s-assets
 		(cd $$m && GOWORK=off $(GO) test -run '^$$' -bench . -benchmem ./...); \
 	done
 
-## e2e: run the cross-module scenarios
+## e2e: run the cross-module scenarios at full size: 50 product clusters
+## and 50 components under faults, every crash point, the restarts
+## (OPKIT_E2E_CLUSTERS and OPKIT_E2E_COMPONENTS override the sizes,
+## OPKIT_E2E_SEED replays a run's faults)
 .PHONY: e2e
 e2e: k8s-assets
-	cd e2e && GOWORK=off $(GO) test $(GOTEST_FLAGS) ./...
+	cd e2e && CI=true OPKIT_E2E_CLUSTERS=$${OPKIT_E2E_CLUSTERS:-50} OPKIT_E2E_COMPONENTS=$${OPKIT_E2E_COMPONENTS:-50} \
+		GOWORK=off $(GO) test -count=1 -timeout 60m $(GOTEST_FLAGS) ./...
 
 ## demo: run the example operators on the embedded control plane and walk
 ## through what they do (KEEP=1 leaves the control plane running afterwards)
