@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	websitev1alpha1 "github.com/opkit-dev/opkit/examples/website/api/v1alpha1"
 )
 
 // run starts everything, plays the script, prints the summary and, on
@@ -82,6 +83,14 @@ func explain(ctx context.Context, e *env, o outcome) {
 					fmt.Printf("  %-22s %-6s %-16s %s\n", c.Type, c.Status, c.Reason, c.Message)
 				}
 			}
+		}
+	}
+	w := &websitev1alpha1.Website{}
+	if err := e.client.Get(ctx, websiteKey(), w); err == nil {
+		st := w.Status.Status
+		fmt.Printf("Website: state %s, revision %d\n", st.State, st.Revision)
+		for _, c := range st.Conditions {
+			fmt.Printf("  %-22s %-6s %-16s %s\n", c.Type, c.Status, c.Reason, c.Message)
 		}
 	}
 	fmt.Println("recent events:")
