@@ -54,12 +54,13 @@ func benchComponentProcess(ns string) func(o *benchOperator) func(ctx context.Co
 // Deployment and a Service.
 func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n int) scaleRow {
 	ctx := b.Context()
-	ns := testkit.Namespace(b, cp.Client)
+	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
 	o := startBenchOperator(b, cp, benchComponentProcess(ns))
 	heapBefore := heapInUse()
 	row := scaleRow{workload: label + " one component"}
 
+	coldBefore := o.counter.Snapshot()
 	start := time.Now()
 	name := bundleName(0)
 	if err := cp.Client.Create(ctx, newBundle(ns, name, int32(n-2))); err != nil {
@@ -68,6 +69,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	if _, err := testkit.WaitFor(ctx, bundlesJudged(cp.Client, ns, 1, bundleReady), time.Duration(n)*50*time.Millisecond+5*time.Minute); err != nil {
 		b.Fatalf("the component did not get ready: %v", err)
 	}
+	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	created, last := lastCreate(o.run.Writes(), componentResources)
 	row.cold = last.Sub(start)
 	heapAfter := heapInUse()
@@ -86,7 +88,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	row.heapMiBPer1k = float64(int64(heapAfter)-int64(heapBefore)) / (1 << 20) / (float64(row.objects) / 1000)
 	row.inventoryBytesPerObj = float64(len(inv)) / float64(row.objects)
 
-	rawNS := testkit.Namespace(b, cp.Client)
+	rawNS := benchNamespace(b, cp.Client)
 	copies, err := rawCopies(ctx, cp.Client, ns, rawNS, componentName+"/"+apply.AnnotationOwnerID, bundle.Kinds())
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
@@ -216,4 +217,26 @@ func medianMax(ds []time.Duration) (time.Duration, time.Duration) {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2], s[len(s)-1]
+}
+
+// benchNamespace is testkit.Namespace for a benchmark that must not share
+// the machine with the previous one's cleanup: at the end of the benchmark
+// it waits until the namespace and everything in it are gone.
+func benchNamespace(b *testing.B, c client.Client) string {
+	b.Helper()
+	var name string
+	b.Cleanup(func() {
+		_, err := testkit.WaitFor(context.Background(), func(ctx context.Context) (string, bool, error) {
+			err := c.Get(ctx, client.ObjectKey{Name: name}, &corev1.Namespace{})
+			if apierrors.IsNotFound(err) {
+				return "gone", true, nil
+			}
+			return "terminating", false, err
+		}, 10*time.Minute)
+		if err != nil {
+			b.Errorf("namespace %s: %v", name, err)
+		}
+	})
+	name = testkit.Namespace(b, c)
+	return name
 }

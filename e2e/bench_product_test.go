@@ -3,6 +3,10 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +21,7 @@ import (
 	"github.com/opkit-dev/opkit/reconciler"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/controlplane"
+	"github.com/opkit-dev/opkit/testkit/crash"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
 
@@ -59,12 +64,13 @@ func benchProductProcess(ns string) func(o *benchOperator) func(ctx context.Cont
 // benchProducts measures workload (a) with n clusters.
 func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow {
 	ctx := b.Context()
-	ns := testkit.Namespace(b, cp.Client)
+	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
 	heapBefore := heapInUse()
 	row := scaleRow{workload: "(a) product clusters"}
 
 	// cold converge
+	coldBefore := o.counter.Snapshot()
 	start := time.Now()
 	names := make([]string, n)
 	for i := range n {
@@ -76,6 +82,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	if _, err := testkit.WaitFor(ctx, allClustersSettled(cp.Client, ns, n), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
 		b.Fatalf("the clusters did not settle: %v", err)
 	}
+	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	created, last := lastCreate(o.run.Writes(), productResources)
 	row.cold = last.Sub(start)
 	row.heapMiBPer1k, row.objects, row.inventoryBytesPerObj = productFootprint(b, cp.Client, ns, heapBefore)
@@ -85,7 +92,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 
 	// the raw writer: the same objects, the same client, as many writes
 	// in flight as the operator can have
-	rawNS := testkit.Namespace(b, cp.Client)
+	rawNS := benchNamespace(b, cp.Client)
 	copies, err := rawCopies(ctx, cp.Client, ns, rawNS, productName+"/"+apply.AnnotationOwnerID, productKinds)
 	if err != nil {
 		b.Fatal(err)
@@ -206,5 +213,17 @@ func retireGatewayB(b *testing.B, o *benchOperator, c client.Client, ns string, 
 	if _, err := testkit.WaitFor(ctx, retired, time.Duration(len(names))*3*time.Second+5*time.Minute); err != nil {
 		b.Fatalf("the role groups were not retired: %v", err)
 	}
-	return objectWrites(o.run.Writes()[before:]), minimum
+	retire := o.run.Writes()[before:]
+	byKind := map[string]int{}
+	for _, w := range retire {
+		if crash.DefaultCounts(w.Verb, w.Resource) {
+			byKind[w.Verb+" "+w.Resource]++
+		}
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(byKind)) {
+		parts = append(parts, fmt.Sprintf("%s %s", k, trim(float64(byKind[k])/float64(len(names)))))
+	}
+	fmt.Printf("retiring one role group, writes per cluster: %s\n", strings.Join(parts, ", "))
+	return objectWrites(retire), minimum
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/testkit/apicount"
 )
 
 // The scale benchmarks. Each workload is measured once (a run takes
@@ -47,6 +48,8 @@ type scaleRow struct {
 	heapMiBPer1k            float64
 	inventoryBytesPerObj    float64
 	eventsAsked, eventsLost int
+	// coldRequests are the operator's requests during the cold converge.
+	coldRequests apicount.Snapshot
 }
 
 func (r scaleRow) coldRatio() float64 { return r.raw.Seconds() / r.cold.Seconds() }
@@ -117,6 +120,21 @@ func growth(b, c scaleRow) string {
 	return strings.Join(lines, "\n")
 }
 
+// requestsPerObject summarizes requests by verb and resource, per object,
+// events and leases aside.
+func requestsPerObject(s apicount.Snapshot, objects int) string {
+	var parts []string
+	for _, line := range strings.Split(strings.TrimSpace(objectRequests(s).String()), "\n") {
+		key, n, ok := strings.Cut(line, ": ")
+		if !ok || strings.Contains(key, " /") {
+			continue // discovery
+		}
+		v, _ := strconv.Atoi(n)
+		parts = append(parts, fmt.Sprintf("%s %s", key, trim(perObject(v, objects))))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // trim formats a small figure without trailing zeros.
 func trim(f float64) string {
 	if f == math.Trunc(f) {
@@ -146,9 +164,13 @@ func BenchmarkScale(b *testing.B) {
 			comps = append(comps, r)
 		})
 	}
-	b.Logf("scale table (raw writer concurrency: %d for products, %d for a component):\n%s",
+	// Printed, not logged: make bench shows it without -v.
+	fmt.Printf("\nscale table (raw writer concurrency: %d for products, %d for a component):\n\n%s\n",
 		productWorkers*apply.DefaultConcurrency, apply.DefaultConcurrency, scaleTable(rows))
+	for _, r := range rows {
+		fmt.Printf("%s, %d objects, cold converge requests per object: %s\n", r.workload, r.objects, requestsPerObject(r.coldRequests, r.objects))
+	}
 	if len(comps) >= 2 {
-		b.Logf("growth from %d to %d objects:\n%s", comps[0].objects, comps[len(comps)-1].objects, growth(comps[0], comps[len(comps)-1]))
+		fmt.Printf("\ngrowth from %d to %d objects:\n%s\n", comps[0].objects, comps[len(comps)-1].objects, growth(comps[0], comps[len(comps)-1]))
 	}
 }
