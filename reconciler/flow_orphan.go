@@ -16,7 +16,7 @@ import (
 // cleanOrphans advances the teardown of every role group no longer in the
 // spec (found in the ledger or live) by one step, drops the groups the
 // cleaner reclaimed from the ledger, and reports the rest: a condition
-// line per group ("server/old: Draining, 3m12s left") and a Normal event
+// line per group ("server/old: Draining until 2026-11-30T10:42:00Z") and a Normal event
 // per step taken.
 func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
 	spec := cr.GetClusterSpec()
@@ -43,8 +43,10 @@ func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
 			continue
 		}
 		line := fmt.Sprintf("%s: %s", groupName(g.RoleGroup), g.Stage)
-		if left := g.Remaining(p.now); left > 0 {
-			line += fmt.Sprintf(", %s left", left.Round(time.Second))
+		// The deadline, not the time left: the message stays the same from
+		// pass to pass of a stage, so waiting out a drain writes no status.
+		if !g.Deadline.IsZero() {
+			line += " until " + g.Deadline.UTC().Format(time.RFC3339)
 		}
 		if g.Err != nil {
 			line += fmt.Sprintf(" (%v)", g.Err)

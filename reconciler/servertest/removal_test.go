@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -82,3 +83,42 @@ func TestRemovedRoleGroupIsDrainedThenReclaimed(t *testing.T) {
 }
 
 var errDeletedTooSoon = apierrors.NewBadRequest("the StatefulSet was deleted before it was drained")
+
+// Waiting out a removed group's grace period costs no write: the pending
+// condition names the stage's deadline, which does not move from pass to
+// pass.
+func TestWaitingOutTheGracePeriodWritesNothing(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	cfg := baseConfig()
+	cfg.Orphan.GracePeriod = time.Hour
+	cfg.HealthCheckInterval = -1
+	cfg.ProgressInterval = time.Hour
+	op := startOperator(t, cp, ns, cfg)
+
+	cr := newCluster(ns, "grace", map[string]map[string]int32{"server": {"keep": 1, "old": 1}})
+	if err := cp.Client.Create(t.Context(), cr); err != nil {
+		t.Fatal(err)
+	}
+	key := client.ObjectKeyFromObject(cr)
+	waitCondition(t, cp.Client, key, commonsv1alpha1.ConditionAvailable, "True", "", 2*time.Minute)
+	if err := updateCluster(t, cp.Client, key, func(c *sampleCluster) {
+		delete(c.Spec.Roles["server"].RoleGroups, "old")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := waitCondition(t, cp.Client, key, commonsv1alpha1.ConditionOrphanCleanupPending, "True", reconciler.ReasonCleanupPending, time.Minute)
+	if msg := conditionMessage(got, commonsv1alpha1.ConditionOrphanCleanupPending); !strings.Contains(msg, "server/old: Grace until ") {
+		t.Errorf("pending message %q does not name the stage and its deadline", msg)
+	}
+	settle(t, op, key)
+	before := op.count.Snapshot()
+	for range 3 {
+		if _, err := op.r.Reconcile(ctx(t), ctrl.Request{NamespacedName: key}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := op.count.Snapshot().Sub(before); d.Writes() != 0 {
+		t.Errorf("passes during the grace period wrote:\n%s", d)
+	}
+}
