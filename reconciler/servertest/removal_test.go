@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -94,6 +95,8 @@ func TestWaitingOutTheGracePeriodWritesNothing(t *testing.T) {
 	cfg.Orphan.GracePeriod = time.Hour
 	cfg.HealthCheckInterval = -1
 	cfg.ProgressInterval = time.Hour
+	clock := clocktesting.NewFakeClock(time.Now())
+	cfg.Clock = clock
 	op := startOperator(t, cp, ns, cfg)
 
 	cr := newCluster(ns, "grace", map[string]map[string]int32{"server": {"keep": 1, "old": 1}})
@@ -114,6 +117,7 @@ func TestWaitingOutTheGracePeriodWritesNothing(t *testing.T) {
 	settle(t, op, key)
 	before := op.count.Snapshot()
 	for range 3 {
+		clock.Step(10 * time.Second) // the grace period goes on between passes
 		if _, err := op.r.Reconcile(ctx(t), ctrl.Request{NamespacedName: key}); err != nil {
 			t.Fatal(err)
 		}
