@@ -41,7 +41,7 @@ $(addprefix test-,$(MODULES)): test-%:
 bench: k8s-assets
 	@for m in $(MODULES); do \
 		echo "=== module $$m"; \
-		(cd $$m && GOWORK=off $(GO) test -run '^$$' -bench . -benchmem ./...); \
+		(cd $$m && GOWORK=off CI=true $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...); \
 	done
 
 ## e2e: run the cross-module scenarios at full size: 50 product clusters
