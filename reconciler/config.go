@@ -26,6 +26,9 @@ const (
 	DefaultHealthCheckInterval = 2 * time.Minute
 	// DefaultHealthCheckTimeout bounds the product's health check.
 	DefaultHealthCheckTimeout = 10 * time.Second
+	// DefaultMaxConcurrentGroups is how many role groups of a role a pass
+	// reconciles at once.
+	DefaultMaxConcurrentGroups = 4
 	// DefaultProgressInterval is how soon a cluster that is not settled yet
 	// (a rollout, a wave waiting for readiness) is looked at again, as a
 	// safety net beside the watches.
@@ -97,6 +100,10 @@ type Config[CR Object[CR]] struct {
 	// ProgressInterval is how soon a cluster still converging is reconciled
 	// again. Zero means DefaultProgressInterval.
 	ProgressInterval time.Duration
+	// MaxConcurrentGroups is how many role groups of one role a pass
+	// reconciles at once (their role-group hooks then run concurrently
+	// too). Zero means DefaultMaxConcurrentGroups.
+	MaxConcurrentGroups int
 	// Orphan configures the retirement of role groups removed from the
 	// spec. Its zero value is orphan's defaults; ManagedBy and Clock are
 	// taken from this Config.
@@ -137,6 +144,9 @@ func (c *Config[CR]) validate() error {
 	if c.HealthCheckTimeout < 0 {
 		bad("HealthCheckTimeout", "%s is negative", c.HealthCheckTimeout)
 	}
+	if c.MaxConcurrentGroups < 0 {
+		bad("MaxConcurrentGroups", "%d is negative", c.MaxConcurrentGroups)
+	}
 	if c.ProgressInterval < 0 {
 		bad("ProgressInterval", "%s is negative", c.ProgressInterval)
 	}
@@ -155,6 +165,9 @@ func (c *Config[CR]) withDefaults() {
 	}
 	if c.ProgressInterval == 0 {
 		c.ProgressInterval = DefaultProgressInterval
+	}
+	if c.MaxConcurrentGroups == 0 {
+		c.MaxConcurrentGroups = DefaultMaxConcurrentGroups
 	}
 	if c.Clock == nil {
 		c.Clock = clock.RealClock{}

@@ -33,7 +33,7 @@ func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
 	for _, a := range res.Actions() {
 		msg := fmt.Sprintf("%s %s %s of removed role group %s", a.Type, a.Object.Kind, a.Object.Name, groupName(a.RoleGroup))
 		if a.Type == orphan.ActionDeletedAfterDrainTimeout {
-			p.warnings = append(p.warnings, warning{reason: ReasonOrphanCleanup, message: msg + " with pods still terminating", related: &a.Object})
+			p.warnRelated(&a.Object, ReasonOrphanCleanup, "%s with pods still terminating", msg)
 			continue
 		}
 		p.note(&a.Object, ReasonOrphanCleanup, "%s", msg)

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
+	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/sidecar"
 )
@@ -33,18 +36,11 @@ func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, cat
 			r.failRole(ctx, p, cr, role, err)
 			continue
 		}
-		var roleErrs []error
-		for _, group := range slices.Sorted(maps.Keys(rs.RoleGroups)) {
-			t, err := r.reconcileGroup(ctx, p, cr, RoleGroupTarget{Kind: r.kind, Role: role, RoleGroup: group, Declaration: decl, LogAgent: agent})
-			if err != nil {
-				roleErrs = append(roleErrs, fmt.Errorf("role group %s/%s: %w", role, group, err))
-				if errors.Is(err, failure.ErrRateLimited) {
-					p.fail("", errors.Join(roleErrs...))
-					return targets
-				}
-				continue
-			}
-			targets = append(targets, t)
+		applied, roleErrs := r.reconcileGroups(ctx, p, cr, role, decl, agent)
+		targets = append(targets, applied...)
+		if errors.Is(errors.Join(roleErrs...), failure.ErrRateLimited) {
+			p.fail("", errors.Join(roleErrs...))
+			return targets
 		}
 		if err := r.reconcileRoleObjects(ctx, p, cr, role, rs); err != nil {
 			roleErrs = append(roleErrs, fmt.Errorf("role %s: %w", role, err))
@@ -62,6 +58,78 @@ func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, cat
 	return targets
 }
 
+// reconcileGroups reconciles the groups of one role, up to
+// Config.MaxConcurrentGroups at once. Each works on a copy of its ledger
+// entry's inventory; the ledger is updated afterwards, in group order, so
+// the status is never written to concurrently and a group that applied
+// nothing gets no entry. Results and errors come back in group order.
+func (r *Reconciler[CR]) reconcileGroups(ctx context.Context, p *pass, cr CR, role string, decl RoleDeclaration, agent LogAgent) ([]groupTarget, []error) {
+	groups := slices.Sorted(maps.Keys(cr.GetClusterSpec().Roles[role].RoleGroups))
+	type outcome struct {
+		target   groupTarget
+		inv      inventory.Inventory
+		applied  bool
+		err      error
+		panicked *groupPanic
+	}
+	out := make([]outcome, len(groups))
+	st := cr.GetClusterStatus()
+	for i, group := range groups {
+		if e := findGroupStatus(st, commonsv1alpha1.RoleGroupRef{Role: role, Group: group}); e != nil {
+			out[i].inv = *e.Objects.DeepCopy()
+		}
+	}
+	sem := make(chan struct{}, r.cfg.MaxConcurrentGroups)
+	var wg sync.WaitGroup
+	for i, group := range groups {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			o := &out[i]
+			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				if v := recover(); v != nil {
+					o.panicked = &groupPanic{value: v, stack: debug.Stack()}
+				}
+			}()
+			o.target, o.applied, o.err = r.reconcileGroup(ctx, p, cr, RoleGroupTarget{
+				Kind: r.kind, Role: role, RoleGroup: group, Declaration: decl, LogAgent: agent,
+			}, &o.inv)
+		}()
+	}
+	wg.Wait()
+	for _, o := range out {
+		if o.panicked != nil {
+			// Re-raised on the pass's goroutine, where Reconcile turns it
+			// into an error and a ReconcilePanic event.
+			panic(*o.panicked)
+		}
+	}
+	var targets []groupTarget
+	var errs []error
+	for i, group := range groups {
+		o := out[i]
+		if o.applied {
+			groupStatus(st, commonsv1alpha1.RoleGroupRef{Role: role, Group: group}).Objects = o.inv
+		}
+		if o.err != nil {
+			errs = append(errs, fmt.Errorf("role group %s/%s: %w", role, group, o.err))
+			continue
+		}
+		targets = append(targets, o.target)
+	}
+	return targets, errs
+}
+
+// groupPanic carries a role group's panic, with the stack where it
+// happened, to the pass's goroutine.
+type groupPanic struct {
+	value any
+	stack []byte
+}
+
+func (g groupPanic) String() string { return fmt.Sprint(g.value) }
+
 func (r *Reconciler[CR]) failRole(ctx context.Context, p *pass, cr CR, role string, err error) {
 	r.cfg.Hooks.roleError(ctx, cr, role, err)
 	p.fail("", err)
@@ -75,19 +143,21 @@ type groupTarget struct {
 	selector map[string]string
 }
 
-// reconcileGroup settles, builds, checks and applies one role group.
-// Nothing of the group is applied unless all of it passes the checks.
-func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in RoleGroupTarget) (groupTarget, error) {
+// reconcileGroup settles, builds, checks and applies one role group with
+// the inventory inv. Nothing of the group is applied unless all of it
+// passes the checks; applied says whether the object engine ran (inv then
+// holds what it recorded, also when it failed).
+func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in RoleGroupTarget, inv *inventory.Inventory) (t groupTarget, applied bool, err error) {
 	bc, warnings, err := r.cfg.ResolveRoleGroup(cr, in)
 	for _, w := range warnings {
 		p.warn(w.Reason, "role group %s/%s: %s", in.Role, in.RoleGroup, w.Message)
 	}
 	if err != nil {
-		return groupTarget{}, err
+		return groupTarget{}, false, err
 	}
-	fail := func(err error) (groupTarget, error) {
+	fail := func(err error) (groupTarget, bool, error) {
 		r.cfg.Hooks.groupError(ctx, cr, bc, err)
-		return groupTarget{}, err
+		return groupTarget{}, applied, err
 	}
 	if err := r.cfg.Hooks.groupPre(ctx, cr, bc); err != nil {
 		return fail(err)
@@ -104,14 +174,15 @@ func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in 
 		return fail(err)
 	}
 	ref := commonsv1alpha1.RoleGroupRef{Role: in.Role, Group: in.RoleGroup}
-	entry := groupStatus(cr.GetClusterStatus(), ref)
-	if _, err := r.applyScope(ctx, p, cr, groupOwnerID(cr, ref), &entry.Objects, list, nil); err != nil {
+	applied = true
+	t = groupTarget{ref: ref, name: bc.ResourceName(), replicas: bc.Replicas, selector: bc.Scope.SelectorLabels()}
+	if _, err := r.applyScope(ctx, p, cr, groupOwnerID(cr, ref), inv, list, nil); err != nil {
 		return fail(err)
 	}
 	if err := r.cfg.Hooks.groupPost(ctx, cr, bc); err != nil {
 		return fail(err)
 	}
-	return groupTarget{ref: ref, name: bc.ResourceName(), replicas: bc.Replicas, selector: bc.Scope.SelectorLabels()}, nil
+	return t, true, nil
 }
 
 // checkRequirements checks the objects the group's sidecars need before

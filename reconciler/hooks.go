@@ -54,7 +54,10 @@ type RoleHook[CR Cluster] struct {
 	OnError func(ctx context.Context, cr CR, role string, err error)
 }
 
-// RoleGroupHook extends the reconciliation of one role group.
+// RoleGroupHook extends the reconciliation of one role group. The groups
+// of a role are reconciled concurrently (Config.MaxConcurrentGroups), so
+// its functions must be safe for concurrent use; they may change nothing
+// of the cluster resource.
 type RoleGroupHook[CR Cluster] struct {
 	// Name identifies the hook; required and unique among the role-group
 	// hooks.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -25,6 +26,9 @@ type warning struct {
 // others), the warnings to record, whether every object is applied and
 // ready, and when to look again.
 type pass struct {
+	// mu guards what the role groups of a role, reconciled concurrently,
+	// record: errs, warnings, normals, settled and requeue.
+	mu       sync.Mutex
 	log      logr.Logger
 	now      time.Time
 	errs     []error
@@ -53,24 +57,46 @@ func (p *pass) fail(where string, err error) {
 	if where != "" {
 		err = fmt.Errorf("%s: %w", where, err)
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.errs = append(p.errs, err)
 }
 
 // warn records a Warning event.
 func (p *pass) warn(reason, format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.warnings = append(p.warnings, warning{reason: reason, message: fmt.Sprintf(format, args...)})
+}
+
+// warnRelated records a Warning event about related.
+func (p *pass) warnRelated(related *corev1.ObjectReference, reason, format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.warnings = append(p.warnings, warning{reason: reason, message: fmt.Sprintf(format, args...), related: related})
 }
 
 // note records a Normal event about related (nil for none).
 func (p *pass) note(related *corev1.ObjectReference, reason, format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.normals = append(p.normals, warning{reason: reason, message: fmt.Sprintf(format, args...), related: related})
 }
 
 // wakeAfter asks for the next pass no later than d from now.
 func (p *pass) wakeAfter(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if d > 0 && (p.requeue == 0 || d < p.requeue) {
 		p.requeue = d
 	}
+}
+
+// unsettle records that something applied is not done yet.
+func (p *pass) unsettle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.settled = false
 }
 
 // err returns the pass's errors joined, in the order they happened (roles

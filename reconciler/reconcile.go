@@ -62,8 +62,12 @@ func (r *Reconciler[CR]) Reconcile(ctx context.Context, req ctrl.Request) (res c
 	var passErr error
 	defer func() {
 		if v := recover(); v != nil {
+			stack := debug.Stack()
+			if gp, ok := v.(groupPanic); ok {
+				v, stack = gp.value, gp.stack
+			}
 			retErr = fmt.Errorf("reconcile panicked: %v", v)
-			log.Error(retErr, "panic", "stack", string(debug.Stack()))
+			log.Error(retErr, "panic", "stack", string(stack))
 			r.recorder.Eventf(cr, nil, corev1.EventTypeWarning, ReasonReconcilePanic, "Reconcile", "%v", v)
 			res = ctrl.Result{}
 		}

@@ -51,7 +51,7 @@ func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID
 		}
 	}
 	if !res.Done {
-		p.settled = false
+		p.unsettle()
 	}
 	return res.Done, err
 }
@@ -59,13 +59,24 @@ func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID
 // groupStatus returns the ledger entry of ref, adding it (sorted) when
 // missing. The pointer is valid until the ledger changes length.
 func groupStatus(st *commonsv1alpha1.ClusterStatus, ref commonsv1alpha1.RoleGroupRef) *commonsv1alpha1.RoleGroupStatus {
-	i, found := slices.BinarySearchFunc(st.RoleGroups, ref, func(e commonsv1alpha1.RoleGroupStatus, r commonsv1alpha1.RoleGroupRef) int {
-		return cmp.Or(cmp.Compare(e.Role, r.Role), cmp.Compare(e.Group, r.Group))
-	})
+	i, found := slices.BinarySearchFunc(st.RoleGroups, ref, compareGroupStatus)
 	if !found {
 		st.RoleGroups = slices.Insert(st.RoleGroups, i, commonsv1alpha1.RoleGroupStatus{RoleGroupRef: ref})
 	}
 	return &st.RoleGroups[i]
+}
+
+// findGroupStatus returns the ledger entry of ref, or nil.
+func findGroupStatus(st *commonsv1alpha1.ClusterStatus, ref commonsv1alpha1.RoleGroupRef) *commonsv1alpha1.RoleGroupStatus {
+	i, found := slices.BinarySearchFunc(st.RoleGroups, ref, compareGroupStatus)
+	if !found {
+		return nil
+	}
+	return &st.RoleGroups[i]
+}
+
+func compareGroupStatus(e commonsv1alpha1.RoleGroupStatus, r commonsv1alpha1.RoleGroupRef) int {
+	return cmp.Or(cmp.Compare(e.Role, r.Role), cmp.Compare(e.Group, r.Group))
 }
 
 // roleStatus returns the role-level entry of role, adding it (sorted) when

@@ -17,6 +17,7 @@ import (
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/reconciler"
 	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/apicount"
 )
 
 // A role group removed from the spec is retired by the orphan cleaner, not
@@ -122,7 +123,9 @@ func TestWaitingOutTheGracePeriodWritesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d := op.count.Snapshot().Sub(before); d.Writes() != 0 {
-		t.Errorf("passes during the grace period wrote:\n%s", d)
+	d := op.count.Snapshot().Sub(before)
+	events := d[apicount.Key{Verb: "create", Resource: "events.events.k8s.io"}] + d[apicount.Key{Verb: "patch", Resource: "events.events.k8s.io"}]
+	if d.Writes()-events != 0 {
+		t.Errorf("passes during the grace period wrote (events aside):\n%s", d)
 	}
 }
