@@ -35,9 +35,11 @@ var podFailureReasons = []string{
 	"CreateContainerConfigError", "CreateContainerError", "RunContainerError",
 }
 
-// checkHealth reads the StatefulSet and pods of every group applied this
-// pass (from the cache) and, when all are settled, asks the product's
-// health check.
+// checkHealth reads the StatefulSet of every group applied this pass (from
+// the cache), the pods of those not settled (through the API reader: a pod
+// that cannot start keeps its StatefulSet unsettled, so a settled cluster
+// costs no read) and, when all are settled, asks the product's health
+// check.
 func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, targets []groupTarget) {
 	h := health{checked: true}
 	for _, t := range targets {
@@ -51,8 +53,8 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 		}
 		if why := notSettled(sts, t.replicas); why != "" {
 			h.rolling = append(h.rolling, groupName(t.ref)+": "+why)
+			h.failing = append(h.failing, r.failingPods(ctx, p, cr, t)...)
 		}
-		h.failing = append(h.failing, r.failingPods(ctx, p, cr, t)...)
 	}
 	if h.available() && r.cfg.HealthCheck != nil {
 		hctx, cancel := context.WithTimeout(ctx, r.cfg.HealthCheckTimeout)
@@ -60,7 +62,7 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 		cancel()
 	}
 	if len(h.rolling) > 0 {
-		p.settled = false
+		p.unsettle()
 	}
 	p.health = h
 }
@@ -84,7 +86,7 @@ func notSettled(sts *appsv1.StatefulSet, want int32) string {
 // scheduler cannot place.
 func (r *Reconciler[CR]) failingPods(ctx context.Context, p *pass, cr CR, t groupTarget) []string {
 	pods := &corev1.PodList{}
-	if err := r.client.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
+	if err := r.apiReader.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
 		p.log.Error(err, "listing pods for the health check", "roleGroup", groupName(t.ref))
 		return nil
 	}

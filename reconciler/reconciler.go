@@ -60,7 +60,10 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 	engineOpts.Reader = mgr.GetAPIReader()
 	engineOpts.Kinds = managedKinds(cfg.WorkloadRBAC != nil, cfg.ExtraKinds)
 	engineOpts.Clock = cfg.Clock
-	engine, err := apply.New(cfg.Name, mgr.GetClient(), engineOpts)
+	// The engine and the cleaner read every managed kind from the one
+	// informer the manager keeps for it.
+	cached := newInformerClient(mgr.GetClient(), engineOpts.Kinds)
+	engine, err := apply.New(cfg.Name, cached, engineOpts)
 	if err != nil {
 		return nil, fmt.Errorf("reconciler.Config.Apply: %w", err)
 	}
@@ -70,7 +73,7 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 	if orphanOpts.Clock == nil {
 		orphanOpts.Clock = cfg.Clock
 	}
-	cleaner, err := orphan.NewCleaner(mgr.GetClient(), mgr.GetAPIReader(), orphanOpts)
+	cleaner, err := orphan.NewCleaner(cached, mgr.GetAPIReader(), orphanOpts)
 	if err != nil {
 		return nil, fmt.Errorf("reconciler.Config.Orphan: %w", err)
 	}

@@ -49,9 +49,11 @@ const dependencyIndex = ".opkit.dependencies"
 
 // SetupWithManager registers the reconciler as a controller of mgr: it
 // watches the cluster resources, every kind it applies (owned objects,
-// most through metadata-only informers), the pods of its role groups (for
-// health) and the ConfigMaps and Secrets the resources depend on (through
-// a cache of their names and versions only).
+// each through the one informer the object engine reads it from) and the
+// ConfigMaps and Secrets the resources depend on (through a cache of their
+// names and versions only). Pods are not watched: a change of a pod's
+// readiness reaches the reconciler as a change of its StatefulSet's
+// status.
 func (r *Reconciler[CR]) SetupWithManager(mgr ctrl.Manager, opts SetupOptions) error {
 	if opts.MaxConcurrentReconciles == 0 {
 		opts.MaxConcurrentReconciles = 4
@@ -78,8 +80,7 @@ func (r *Reconciler[CR]) SetupWithManager(mgr ctrl.Manager, opts SetupOptions) e
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(r.cfg.Name).
 		For(r.cfg.For).
-		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles}).
-		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podOwner))
+		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles})
 	// Every applied kind, watched as the object engine reads it, so the
 	// watch and the engine share one informer per kind.
 	for _, gvk := range managedKinds(r.cfg.WorkloadRBAC != nil, r.cfg.ExtraKinds) {
@@ -142,16 +143,6 @@ func (r *Reconciler[CR]) dependents(kind string) handler.MapFunc {
 	}
 }
 
-// podOwner maps a pod of a role group to its cluster resource through the
-// instance label (pods are the StatefulSet's, not the resource's).
-func (r *Reconciler[CR]) podOwner(_ context.Context, o client.Object) []reconcile.Request {
-	name := o.GetLabels()[commonsv1alpha1.LabelInstance]
-	if name == "" {
-		return nil
-	}
-	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: name}}}
-}
-
 // newDependencyCache returns a cache of the names and versions of every
 // ConfigMap and Secret (nothing else of them is kept: about 200 bytes per
 // object), which the dependency watches and checks read.
@@ -187,10 +178,13 @@ func managedKinds(rbac bool, extra []schema.GroupVersionKind) []schema.GroupVers
 
 // ManagerOptions returns the cache and client options of a manager that
 // runs this reconciler: every kind the reconciler applies is cached only
-// where it carries the reconciler's owner label, and pods only where they
-// carry the role groups' managed-by label, so the cache follows what the
-// operator manages rather than the size of the cluster; managed fields are
-// stripped from everything cached.
+// where it carries the reconciler's owner label, so the cache follows what
+// the operator manages rather than the size of the cluster; managed fields
+// are stripped from everything cached, and the strings cached objects
+// repeat (labels, annotations, owner references, selectors) are held once.
+// The reconciler does not cache pods; should the product read pods through
+// the manager's client, only those carrying the role groups' managed-by
+// label are cached.
 //
 //	cacheOpts, clientOpts := cfg.ManagerOptions()
 //	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
@@ -203,6 +197,7 @@ func (c Config[CR]) ManagerOptions() (cache.Options, client.Options) {
 	cacheOpts.ByObject[&corev1.Pod{}] = cache.ByObject{
 		Label: labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy}),
 	}
+	cacheOpts.DefaultTransform = shareStrings(cacheOpts.DefaultTransform)
 	return cacheOpts, clientOpts
 }
 
