@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/opkit-dev/opkit/api/inventory"
 )
@@ -66,7 +65,7 @@ func (r *Reconciler) newPass(ctx context.Context, inv *inventory.Inventory, opts
 		inv:        inv,
 		idx:        inventory.NewIndex(inv),
 		release:    opts.Release,
-		log:        log.FromContext(ctx).WithValues("owner", opts.Owner.ID),
+		log:        logr.FromContextOrDiscard(ctx).WithValues("owner", opts.Owner.ID),
 		namespaces: map[string]bool{},
 		gone:       map[inventory.Key]bool{},
 	}

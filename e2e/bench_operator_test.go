@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -55,7 +54,7 @@ func (o *benchOperator) manager(cfg *rest.Config, ns string, cacheOpts cache.Opt
 		Cache:      cacheOpts,
 		Client:     clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
-		Logger:     logr.Discard(),
+		Logger:     quietLogger(), // logr.Discard() would make the manager fall back to the process-wide logger
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
 	if err != nil {
