@@ -11,6 +11,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -76,8 +78,13 @@ func TestSampleRendersUpgradesAndDeletes(t *testing.T) {
 			t.Errorf("%T %s: %v", o, name, err)
 		}
 	}
-	if err := cp.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "home-web"}, &networkingv1.NetworkPolicy{}); err != nil {
-		t.Errorf("the kustomization's NetworkPolicy: %v", err)
+	web := &appsv1.Deployment{}
+	if err := cp.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "home-web"}, web); err != nil {
+		t.Fatal(err)
+	}
+	policy := &networkingv1.NetworkPolicy{}
+	if err := cp.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "home-web"}, policy); err != nil {
+		t.Fatalf("the kustomization's NetworkPolicy: %v", err)
 	}
 	pdb := &policyv1.PodDisruptionBudget{}
 	if err := cp.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "home-web"}, pdb); err != nil {
@@ -85,6 +92,27 @@ func TestSampleRendersUpgradesAndDeletes(t *testing.T) {
 	}
 	if pdb.Spec.MinAvailable == nil || pdb.Spec.MinAvailable.String() != "50%" {
 		t.Errorf("the budget patch did not apply for 3 replicas: minAvailable %v", pdb.Spec.MinAvailable)
+	}
+	// The kustomization labels its objects without narrowing their
+	// selectors: both still select the chart's web server pods.
+	for _, s := range []struct {
+		what     string
+		labels   map[string]string
+		selector *metav1.LabelSelector
+	}{
+		{"NetworkPolicy", policy.Labels, &policy.Spec.PodSelector},
+		{"PodDisruptionBudget", pdb.Labels, pdb.Spec.Selector},
+	} {
+		if got := s.labels["app.kubernetes.io/part-of"]; got != "website" {
+			t.Errorf("the %s is labelled app.kubernetes.io/part-of=%q, want website", s.what, got)
+		}
+		sel, err := metav1.LabelSelectorAsSelector(s.selector)
+		if err != nil {
+			t.Fatalf("the %s's selector: %v", s.what, err)
+		}
+		if !sel.Matches(labels.Set(web.Spec.Template.Labels)) {
+			t.Errorf("the %s selects %s, not the web server's pods %v", s.what, sel, web.Spec.Template.Labels)
+		}
 	}
 
 	if err := update(t, cp.Client, key, func(w *v1alpha1.Website) { w.Spec.Version = "1.28" }); err != nil {
