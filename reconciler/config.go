@@ -98,7 +98,10 @@ type Config[CR Object[CR]] struct {
 	// periodic pass (watches still trigger passes).
 	HealthCheckInterval time.Duration
 	// ProgressInterval is how soon a cluster still converging is reconciled
-	// again. Zero means DefaultProgressInterval.
+	// again. It also spaces the health check's pod listings: the pods of a
+	// role group whose StatefulSet has not settled are listed at most once
+	// per interval, and up to four intervals apart while none of them
+	// fails. Zero means DefaultProgressInterval.
 	ProgressInterval time.Duration
 	// MaxConcurrentGroups is how many role groups of one role a pass
 	// reconciles at once (their role-group hooks then run concurrently

@@ -36,10 +36,10 @@ var podFailureReasons = []string{
 }
 
 // checkHealth reads the StatefulSet of every group applied this pass (from
-// the cache), the pods of those not settled (through the API reader: a pod
-// that cannot start keeps its StatefulSet unsettled, so a settled cluster
-// costs no read) and, when all are settled, asks the product's health
-// check.
+// the cache), the pods of those not settled (through the API reader, at
+// most once per ProgressInterval and group: a pod that cannot start keeps
+// its StatefulSet unsettled, so a settled cluster costs no read) and, when
+// all are settled, asks the product's health check.
 func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, targets []groupTarget) {
 	h := health{checked: true}
 	for _, t := range targets {
@@ -51,10 +51,21 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 			h.rolling = append(h.rolling, fmt.Sprintf("%s: StatefulSet not observed yet", groupName(t.ref)))
 			continue
 		}
-		if why := notSettled(sts, t.replicas); why != "" {
-			h.rolling = append(h.rolling, groupName(t.ref)+": "+why)
-			h.failing = append(h.failing, r.failingPods(ctx, p, cr, t)...)
+		key := podCheckKey{owner: cr.GetUID(), statefulSet: t.name}
+		why := notSettled(sts, t.replicas)
+		if why == "" {
+			r.podChecks.forget(key)
+			continue
 		}
+		h.rolling = append(h.rolling, groupName(t.ref)+": "+why)
+		failing, ok := r.podChecks.recent(key)
+		if !ok {
+			failing, ok = r.failingPods(ctx, p, cr, t)
+			if ok {
+				r.podChecks.record(key, failing)
+			}
+		}
+		h.failing = append(h.failing, failing...)
 	}
 	if h.available() && r.cfg.HealthCheck != nil {
 		hctx, cancel := context.WithTimeout(ctx, r.cfg.HealthCheckTimeout)
@@ -83,12 +94,12 @@ func notSettled(sts *appsv1.StatefulSet, want int32) string {
 
 // failingPods lists the group's pods that cannot start: a container
 // waiting for a reason that does not heal, a failed pod, or a pod the
-// scheduler cannot place.
-func (r *Reconciler[CR]) failingPods(ctx context.Context, p *pass, cr CR, t groupTarget) []string {
+// scheduler cannot place. ok is false when the pods could not be listed.
+func (r *Reconciler[CR]) failingPods(ctx context.Context, p *pass, cr CR, t groupTarget) (failing []string, ok bool) {
 	pods := &corev1.PodList{}
 	if err := r.apiReader.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
 		p.log.Error(err, "listing pods for the health check", "roleGroup", groupName(t.ref))
-		return nil
+		return nil, false
 	}
 	var out []string
 	for i := range pods.Items {
@@ -98,7 +109,7 @@ func (r *Reconciler[CR]) failingPods(ctx context.Context, p *pass, cr CR, t grou
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, true
 }
 
 func podFailure(pod *corev1.Pod) string {

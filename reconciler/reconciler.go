@@ -3,6 +3,7 @@ package reconciler
 import (
 	"fmt"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -39,6 +40,11 @@ type Reconciler[CR Object[CR]] struct {
 	// fresh tells a cached resource older than the reconciler's own last
 	// status write.
 	fresh *freshness
+	// podChecks spaces out the pod listings of unsettled groups.
+	podChecks *podChecks
+	// log is the manager's logger, for work outside a reconcile whose
+	// context carries none (the dependency watch's mapping).
+	log logr.Logger
 }
 
 // New checks cfg and returns a reconciler that reads and writes through
@@ -91,6 +97,7 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 		client:     mgr.GetClient(),
 		apiReader:  mgr.GetAPIReader(),
 		scheme:     mgr.GetScheme(),
+		log:        mgr.GetLogger().WithValues("controller", cfg.Name),
 		recorder:   mgr.GetEventRecorder(cfg.Name),
 		engine:     engine,
 		cleaner:    cleaner,
@@ -98,6 +105,7 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 		gvk:        gvk,
 		kind:       gvk.Kind,
 		vectorMemo: newAddressMemo(),
+		podChecks:  newPodChecks(cfg.Clock, cfg.ProgressInterval),
 		fresh:      newFreshness(),
 	}, nil
 }

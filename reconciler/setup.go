@@ -115,7 +115,7 @@ func (r *Reconciler[CR]) dependencyKeys(cr CR) []string {
 // dependents maps a ConfigMap or Secret to the resources that depend on it.
 func (r *Reconciler[CR]) dependents(kind string) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
-		log := ctrl.LoggerFrom(ctx).WithValues("kind", kind, "name", o.GetName())
+		log := loggerFrom(ctx, r.log).WithValues("kind", kind, "name", o.GetName())
 		// The index lives on the typed informer of the resource kind.
 		obj, err := r.scheme.New(r.gvk.GroupVersion().WithKind(r.gvk.Kind + "List"))
 		if err != nil {

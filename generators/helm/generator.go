@@ -8,13 +8,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"helm.sh/helm/v4/pkg/chart/common"
 	commonutil "helm.sh/helm/v4/pkg/chart/common/util"
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	"helm.sh/helm/v4/pkg/engine"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/generators"
@@ -128,7 +128,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			}
 		}
 	}
-	log.FromContext(ctx).V(1).Info("rendered chart", "chart", g.name, "namespace", namespace, "name", name,
+	logr.FromContextOrDiscard(ctx).V(1).Info("rendered chart", "chart", g.name, "namespace", namespace, "name", name,
 		"revision", release.Revision, "install", release.IsInstall, "objects", len(objects))
 	return objects, nil
 }

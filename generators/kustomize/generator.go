@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"path"
 
+	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
@@ -80,7 +80,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 	for i, u := range us {
 		objects[i] = u
 	}
-	log.FromContext(ctx).V(1).Info("rendered kustomization", "namespace", namespace, "name", name,
+	logr.FromContextOrDiscard(ctx).V(1).Info("rendered kustomization", "namespace", namespace, "name", name,
 		"kustomization", source, "objects", len(objects))
 	return objects, nil
 }

@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"path"
 
+	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/opkit-dev/opkit/generators"
 )
@@ -50,7 +50,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			objects = append(objects, u)
 		}
 	}
-	log.FromContext(ctx).V(1).Info("rendered templates", "namespace", namespace, "name", name, "objects", len(objects))
+	logr.FromContextOrDiscard(ctx).V(1).Info("rendered templates", "namespace", namespace, "name", name, "objects", len(objects))
 	return objects, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -53,6 +54,9 @@ type Reconciler[T Component] struct {
 	deps      *dependencies
 	watch     *watcher
 	metrics   *metrics
+	// log is the manager's logger, for work outside a reconcile whose
+	// context carries none (the reference watch's mapping).
+	log logr.Logger
 }
 
 // triggerBuffer is how many outside triggers may wait for the controller.

@@ -96,6 +96,7 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(mgr ctrl.Manager, blder *buil
 	r.labels = labels
 	r.gvk = gvk
 	r.client, r.apiReader, r.scheme, r.config = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetScheme(), mgr.GetConfig()
+	r.log = mgr.GetLogger().WithValues("controller", r.name)
 	r.recorder = mgr.GetEventRecorder(r.name)
 	r.discovery = memory.NewMemCacheClient(dc)
 	r.local = &target{client: r.client, reader: r.apiReader, discovery: r.discovery, recorder: r.recorder, cached: true, close: func() {}}
@@ -192,7 +193,7 @@ func (r *Reconciler[T]) referenceKeys(o client.Object) []string {
 // it.
 func (r *Reconciler[T]) referencing(kind string) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
-		log := ctrl.LoggerFrom(ctx).WithValues("kind", kind, "object", client.ObjectKeyFromObject(o))
+		log := loggerFrom(ctx, r.log).WithValues("kind", kind, "object", client.ObjectKeyFromObject(o))
 		obj, err := r.scheme.New(r.gvk.GroupVersion().WithKind(r.gvk.Kind + "List"))
 		if err != nil {
 			log.Error(err, "the scheme has no list type of the component")
