@@ -57,7 +57,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
 	o := startBenchOperator(b, cp, benchComponentProcess(ns))
-	heapBefore := heapInUse()
+	heapBefore := testkit.HeapInUse()
 	row := scaleRow{workload: label + " one component"}
 
 	coldBefore := o.counter.Snapshot()
@@ -72,7 +72,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	created, last := lastCreate(o.run.Writes(), componentResources)
 	row.cold = last.Sub(start)
-	heapAfter := heapInUse()
+	heapAfter := testkit.HeapInUse()
 	bnd := &bundle.Bundle{}
 	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, bnd); err != nil {
 		b.Fatal(err)

@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -20,15 +19,6 @@ import (
 	"github.com/opkit-dev/opkit/testkit/apicount"
 	"github.com/opkit-dev/opkit/testkit/crash"
 )
-
-// heapInUse is the heap in use after a full collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
-}
 
 // eventCounter counts the events a reconciler asks its recorder for, by
 // the key under which the events API aggregates them (one Event object per

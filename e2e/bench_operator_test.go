@@ -54,7 +54,7 @@ func (o *benchOperator) manager(cfg *rest.Config, ns string, cacheOpts cache.Opt
 		Cache:      cacheOpts,
 		Client:     clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
-		Logger:     quietLogger(), // logr.Discard() would make the manager fall back to the process-wide logger
+		Logger:     testkit.QuietLogger(),
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
 	if err != nil {

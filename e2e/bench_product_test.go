@@ -69,7 +69,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
-	heapBefore := heapInUse()
+	heapBefore := testkit.HeapInUse()
 	row := scaleRow{workload: "(a) product clusters"}
 
 	// cold converge
@@ -141,7 +141,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 // bytes of inventory per object in the clusters' status.
 func productFootprint(b *testing.B, c client.Reader, ns string, heapBefore uint64) (float64, int, float64) {
 	b.Helper()
-	heapAfter := heapInUse()
+	heapAfter := testkit.HeapInUse()
 	var list samplev1alpha1.SampleClusterList
 	if err := c.List(b.Context(), &list, client.InNamespace(ns)); err != nil {
 		b.Fatal(err)

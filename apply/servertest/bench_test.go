@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -135,13 +134,6 @@ func scenario(b *testing.B, name string, run func(b *testing.B) metrics) {
 	})
 }
 
-func heapInUse() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
-}
-
 // BenchmarkApply runs, per set size, the engine as the README sets it up
 // (manager cache from ManagerOptions) beside a raw writer with the same
 // concurrency, on the same control plane in the same run: cold apply,
@@ -161,7 +153,7 @@ func benchScenarios(b *testing.B, n int) {
 	// The heap figure is what the objects add: the manager's cache, the
 	// inventory and the engine's per-pass data, not the caller's desired
 	// objects nor the manager itself.
-	heapBefore := heapInUse()
+	heapBefore := testkit.HeapInUse()
 
 	scenario(b, "cold", func(b *testing.B) metrics {
 		// Alternate the engine and the raw writer chunk by chunk, so that
@@ -184,7 +176,7 @@ func benchScenarios(b *testing.B, n int) {
 		return report(n, engine, raw)
 	})
 	m.settle(b, ctx, objects)
-	heapAfter := heapInUse()
+	heapAfter := testkit.HeapInUse()
 	scenario(b, "noop", func(b *testing.B) metrics {
 		engine := measureStep(b, m.counter, func() error { return m.applyAll(ctx, objects) })
 		// A raw writer cannot tell a no-op: it writes everything again.

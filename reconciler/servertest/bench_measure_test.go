@@ -3,7 +3,6 @@ package servertest_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -29,7 +28,7 @@ type writes struct {
 func writesOf(s apicount.Snapshot) writes {
 	var w writes
 	for k, n := range s {
-		if !isWrite(k.Verb) {
+		if !k.IsWrite() {
 			continue
 		}
 		switch {
@@ -44,26 +43,9 @@ func writesOf(s apicount.Snapshot) writes {
 	return w
 }
 
-func isWrite(verb string) bool {
-	switch verb {
-	case "create", "update", "patch", "delete", "deletecollection":
-		return true
-	}
-	return false
-}
-
 // uncachedReads counts gets and lists: requests the cache did not answer.
 // Watches are the cache's own and are not counted.
 func uncachedReads(s apicount.Snapshot) int { return s.Verb("get") + s.Verb("list") }
-
-// heapInUse returns the bytes in use on the heap after a full collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
-}
 
 // quietContext is the context of passes the benchmark drives: no logs.
 func quietContext(b *testing.B) context.Context { return logr.NewContext(b.Context(), logr.Discard()) }

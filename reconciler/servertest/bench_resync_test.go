@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/apicount"
 )
 
@@ -40,7 +41,7 @@ func (w *workload) benchConverge(b *testing.B) {
 func (w *workload) benchHeap(b *testing.B) {
 	var after uint64
 	for b.Loop() {
-		after = heapInUse()
+		after = testkit.HeapInUse()
 	}
 	grown := float64(int64(after)-int64(w.heapBefore)) / mib
 	b.ReportMetric(grown/(float64(w.objects)/1000), "heap-MiB/1k-objects")

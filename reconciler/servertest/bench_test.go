@@ -118,7 +118,7 @@ func startBenchOperator(b *testing.B, cp *controlplane.ControlPlane) *benchOpera
 		Cache:      cacheOpts,
 		Client:     clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
-		Logger:     quietLogger(), // logr.Discard() would make the manager fall back to the process-wide logger
+		Logger:     testkit.QuietLogger(),
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
 	if err != nil {
@@ -189,7 +189,7 @@ func newWorkload(b *testing.B, n int) *workload {
 	b.Helper()
 	cp := benchControlPlane(b, n*4)
 	w := &workload{parent: b, cp: cp, ns: testkit.Namespace(b, cp.Client), api: observer(b, cp), op: startBenchOperator(b, cp)}
-	w.heapBefore = heapInUse()
+	w.heapBefore = testkit.HeapInUse()
 
 	start, before := time.Now(), w.op.count.Snapshot()
 	for i := range n {
@@ -202,7 +202,7 @@ func newWorkload(b *testing.B, n int) *workload {
 	w.settle(b, w.names)
 	w.cold, w.coldTime = w.op.count.Snapshot().Sub(before), time.Since(start)
 	w.objects = w.managedObjects(b)
-	w.heapAfter = heapInUse()
+	w.heapAfter = testkit.HeapInUse()
 	return w
 }
 

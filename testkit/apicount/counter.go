@@ -3,6 +3,7 @@ package apicount
 import (
 	"maps"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/opkit-dev/opkit/testkit/internal/reqinfo"
@@ -18,6 +19,17 @@ type Key struct {
 	// "statefulsets.apps/scale"; for a non-resource request the URL path.
 	Resource string
 }
+
+// IsRead reports whether k is a get, list or watch of a resource.
+func (k Key) IsRead() bool { return k.isResource() && reqinfo.IsRead(k.Verb) }
+
+// IsWrite reports whether k is a create, update, patch, delete or
+// deletecollection of a resource.
+func (k Key) IsWrite() bool { return k.isResource() && reqinfo.IsWrite(k.Verb) }
+
+// isResource is false for non-resource requests (discovery, /version),
+// whose Resource is the URL path.
+func (k Key) isResource() bool { return !strings.HasPrefix(k.Resource, "/") }
 
 // Counter counts requests. It is safe for concurrent use.
 type Counter struct {

@@ -11,12 +11,6 @@ import (
 // Snapshot is a set of request counts. The zero value is empty and usable.
 type Snapshot map[Key]int
 
-// readVerbs and writeVerbs classify resource requests.
-var (
-	readVerbs  = []string{"get", "list", "watch"}
-	writeVerbs = []string{"create", "update", "patch", "delete", "deletecollection"}
-)
-
 // Sub returns s minus earlier: what happened between the two snapshots.
 // Keys whose difference is zero are left out.
 func (s Snapshot) Sub(earlier Snapshot) Snapshot {
@@ -50,16 +44,16 @@ func (s Snapshot) Verb(verb string) int {
 }
 
 // Reads is the number of get, list and watch requests to resources.
-func (s Snapshot) Reads() int { return s.verbs(readVerbs) }
+func (s Snapshot) Reads() int { return s.count(Key.IsRead) }
 
 // Writes is the number of create, update, patch, delete and
 // deletecollection requests.
-func (s Snapshot) Writes() int { return s.verbs(writeVerbs) }
+func (s Snapshot) Writes() int { return s.count(Key.IsWrite) }
 
-func (s Snapshot) verbs(verbs []string) int {
+func (s Snapshot) count(is func(Key) bool) int {
 	n := 0
 	for k, v := range s {
-		if slices.Contains(verbs, k.Verb) && !strings.HasPrefix(k.Resource, "/") {
+		if is(k) {
 			n += v
 		}
 	}

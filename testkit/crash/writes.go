@@ -31,12 +31,9 @@ type Write struct {
 // ErrKilled is the error every request of a killed run fails with.
 var ErrKilled = errors.New("crash: the operator was killed")
 
-// writeVerbs are the verbs that change the cluster.
-var writeVerbs = []string{"create", "update", "patch", "delete", "deletecollection"}
-
 // DefaultCounts counts every write except those to events and leases.
 func DefaultCounts(verb, resource string) bool {
-	if !slices.Contains(writeVerbs, verb) {
+	if !reqinfo.IsWrite(verb) {
 		return false
 	}
 	switch resource {

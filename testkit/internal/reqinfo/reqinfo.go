@@ -5,6 +5,7 @@ package reqinfo
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -58,3 +59,17 @@ func Resource(group, resource, subresource string) string {
 	}
 	return s
 }
+
+// readVerbs and writeVerbs are the verbs that read and that change the
+// cluster.
+var (
+	readVerbs  = []string{"get", "list", "watch"}
+	writeVerbs = []string{"create", "update", "patch", "delete", "deletecollection"}
+)
+
+// IsRead reports whether verb reads: get, list or watch.
+func IsRead(verb string) bool { return slices.Contains(readVerbs, verb) }
+
+// IsWrite reports whether verb changes the cluster: create, update, patch,
+// delete or deletecollection.
+func IsWrite(verb string) bool { return slices.Contains(writeVerbs, verb) }
