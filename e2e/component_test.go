@@ -135,12 +135,14 @@ func foreignToBundles(ns string) []*corev1.ConfigMap {
 }
 
 // bundleWaitsOnForeign reports whether the first bundle is where the
-// foreign object leaves it: not ready, saying why, for its generation.
+// foreign object leaves it: not ready, saying why and nothing else, for
+// its generation.
 func bundleWaitsOnForeign(b *bundle.Bundle, ns string) (bool, string) {
 	cond := b.Status.ReadyCondition()
 	want := fmt.Sprintf("ConfigMap %s/%s-0000 exists with owner %q", ns, b.Name, "someone-else")
-	if cond == nil || b.Status.ObservedGeneration != b.Generation || !strings.Contains(cond.Message, want) {
-		return false, fmt.Sprintf("%s: not waiting on the foreign ConfigMap: state %s, %+v", b.Name, b.Status.State, cond)
+	// Only on it: a second line is another failure still to be retried.
+	if cond == nil || b.Status.ObservedGeneration != b.Generation || !strings.Contains(cond.Message, want) || strings.Contains(cond.Message, "\n") {
+		return false, fmt.Sprintf("%s: not waiting on the foreign ConfigMap alone: state %s, %+v", b.Name, b.Status.State, cond)
 	}
 	return true, ""
 }

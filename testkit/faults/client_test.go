@@ -49,9 +49,10 @@ func TestInvalidRulesAreRejected(t *testing.T) {
 		{Fault: "Teapot", Rate: 1},
 		{Fault: faults.Conflict, Rate: 0},
 		{Fault: faults.Conflict, Rate: 1.5},
+		{Fault: faults.Conflict, Rate: 1, First: -1},
 	}})
 	require.Error(t, err)
-	for _, want := range []string{"rules[0]", "Teapot", "rules[1]", "rules[2]", "(0, 1]"} {
+	for _, want := range []string{"rules[0]", "Teapot", "rules[1]", "rules[2]", "(0, 1]", "rules[3]", "first -1"} {
 		require.Contains(t, err.Error(), want)
 	}
 }

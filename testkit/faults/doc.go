@@ -19,5 +19,10 @@
 //	{Fault: faults.WatchCut, Rate: 1, CutAfter: 3 * time.Second}
 //
 // The same seed and the same sequence of requests give the same faults.
+// Rule.First makes the first matching requests fail whatever the seed, so a
+// short run is sure to meet a fault it must prove it survives:
+//
+//	{Verbs: []string{"update"}, Fault: faults.Conflict, Rate: 0.2, First: 1}
+//
 // Counts and History say what was injected.
 package faults

@@ -53,6 +53,7 @@ type Injector struct {
 	mu       sync.Mutex
 	rng      *rand.Rand
 	rules    []Rule
+	forced   []int // per rule, how many requests First has failed so far
 	requests int
 	history  []Injection
 	enabled  bool
@@ -72,6 +73,7 @@ func New(opts Options) (*Injector, error) {
 	return &Injector{
 		rng:     rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 		rules:   slices.Clone(opts.Rules),
+		forced:  make([]int, len(opts.Rules)),
 		enabled: true,
 	}, nil
 }
@@ -98,7 +100,13 @@ func (i *Injector) decide(verb, resource string) (*Rule, time.Duration) {
 		if !r.matches(verb, resource) {
 			continue
 		}
-		if i.rng.Float64() < r.Rate {
+		hit := i.forced[idx] < r.First
+		if hit {
+			i.forced[idx]++
+		} else {
+			hit = i.rng.Float64() < r.Rate
+		}
+		if hit {
 			var cut time.Duration
 			if r.Fault == WatchCut {
 				cut = r.drawCut(i.rng.Float64())

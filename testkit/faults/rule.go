@@ -44,6 +44,11 @@ type Rule struct {
 	Fault Fault
 	// Rate is the probability, in (0, 1], that a matching request fails.
 	Rate float64
+	// First is how many matching requests, counted from the first one the
+	// rule is tried on, fail without a draw, so that a short run still
+	// sees the fault whatever the seed. Requests an earlier rule already
+	// answered do not count. Zero (the default) draws for every request.
+	First int
 	// RetryAfter is sent as Retry-After with TooManyRequests,
 	// ServiceUnavailable and Timeout (rounded up to whole seconds). Zero omits
 	// it. Note that client-go retries requests answered with a Retry-After
@@ -62,6 +67,9 @@ func (r Rule) validate() error {
 	}
 	if r.Rate <= 0 || r.Rate > 1 {
 		return fmt.Errorf("rule rate %v for %s: must be in (0, 1]", r.Rate, r.Fault)
+	}
+	if r.First < 0 {
+		return fmt.Errorf("rule first %d for %s: must not be negative", r.First, r.Fault)
 	}
 	if r.RetryAfter < 0 {
 		return fmt.Errorf("rule retryAfter %v for %s: must not be negative", r.RetryAfter, r.Fault)

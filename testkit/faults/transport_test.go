@@ -107,6 +107,32 @@ func TestSameSeedSameFaults(t *testing.T) {
 	require.NotEqual(t, first, other, "another seed should inject another sequence")
 }
 
+func TestFirstRequestsFailWithoutADraw(t *testing.T) {
+	// Rates so low that no draw hits: only First makes these fail. The
+	// second rule is tried only once the first one no longer forces, so
+	// the first get is the first rule's and the second get the second's.
+	inj, err := faults.New(faults.Options{Seed: 3, Rules: []faults.Rule{
+		{Verbs: []string{"get"}, Resources: []string{"configmaps"}, Fault: faults.Conflict, Rate: 1e-12, First: 1},
+		{Verbs: []string{"get"}, Resources: []string{"configmaps"}, Fault: faults.InternalError, Rate: 1e-12, First: 1},
+	}})
+	require.NoError(t, err)
+	c := faultyClient(t, inj)
+	ns := testkit.Namespace(t, env.Require(t).Client)
+	cm := configMap(ns, "forced")
+	require.NoError(t, c.Create(t.Context(), cm), "create is not matched by the rules")
+	key := client.ObjectKeyFromObject(cm)
+
+	require.True(t, apierrors.IsConflict(c.Get(t.Context(), key, &corev1.ConfigMap{})), "the first get is forced by the first rule")
+	require.True(t, apierrors.IsInternalError(c.Get(t.Context(), key, &corev1.ConfigMap{})), "the second get is forced by the second rule")
+	for range 3 {
+		require.NoError(t, c.Get(t.Context(), key, &corev1.ConfigMap{}), "both rules spent their First")
+	}
+	require.Equal(t, []faults.Count{
+		{Fault: faults.Conflict, Verb: "get", Resource: "configmaps", N: 1},
+		{Fault: faults.InternalError, Verb: "get", Resource: "configmaps", N: 1},
+	}, inj.Counts())
+}
+
 func TestDisabledInjectorPassesEverything(t *testing.T) {
 	inj, err := faults.New(faults.Options{Rules: []faults.Rule{{Fault: faults.InternalError, Rate: 1}}})
 	require.NoError(t, err)
