@@ -155,32 +155,25 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 		}
 		return ctrl.Result{}, werr
 	}
-	return r.result(p, err, class)
+	return r.result(p, err)
 }
 
-// result schedules the next pass. A rate limit waits out its Retry-After;
-// invalid input waits for the user (a spec change triggers a pass) with
-// the health interval as a safety net, never a hot retry; a wait or a
-// transient failure comes back after its delay; any other error goes to
-// controller-runtime's backoff. Otherwise the earliest of the health
-// interval, the orphan cleaner's wake-up and, while converging, the
-// progress interval.
-func (r *Reconciler[CR]) result(p *pass, err error, class failure.Class) (ctrl.Result, error) {
-	switch class {
-	case failure.ClassRateLimited, failure.ClassRequeue:
-		p.wakeAfter(max(failure.Delay(err), time.Second))
-	case failure.ClassRetriable:
-		if d := failure.Delay(err); d > 0 {
-			p.wakeAfter(d)
-		} else {
-			return ctrl.Result{}, err
-		}
-	case failure.ClassInvalid:
-		// wait for the user; the safety net below applies
-	default:
-		if err != nil {
-			return ctrl.Result{}, err
-		}
+// result schedules the next pass from every failure of the pass, not
+// only the one its conditions report: a rate limit waits out its longest
+// Retry-After; an unclassified or transient failure without a delay goes
+// to controller-runtime's backoff, even beside a wait or invalid input in
+// another role group; a wait or a transient failure with a delay comes
+// back after the shortest delay; invalid input waits for the user (a spec
+// change triggers a pass) with the health interval as a safety net, never
+// a hot retry. Otherwise the earliest of the health interval, the orphan
+// cleaner's wake-up and, while converging, the progress interval.
+func (r *Reconciler[CR]) result(p *pass, err error) (ctrl.Result, error) {
+	rt := failure.RetryOf(err)
+	if rt.Backoff {
+		return ctrl.Result{}, err
+	}
+	if rt.Wait {
+		p.wakeAfter(max(rt.After, time.Second))
 	}
 	if !p.settled {
 		p.wakeAfter(r.cfg.ProgressInterval)

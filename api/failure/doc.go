@@ -34,6 +34,19 @@
 //		// condition + Warning event naming failure.FieldOf(err)
 //	}
 //
+// ClassOf keeps the most urgent class, which is what a condition reports.
+// When to run the pass again depends on every failure of the tree: a role
+// group waiting on a foreign object must not hold back the retry of a
+// server error in another group. RetryOf reads that:
+//
+//	switch rt := failure.RetryOf(err); {
+//	case rt.Backoff:
+//		return ctrl.Result{}, err // controller-runtime's backoff
+//	case rt.Wait:
+//		return ctrl.Result{RequeueAfter: max(rt.After, time.Second)}, nil
+//	}
+//	return ctrl.Result{}, nil // invalid input only: wait for a change
+//
 // The package uses the standard library only; package apierr classifies the
 // Kubernetes API server's errors into these classes.
 package failure

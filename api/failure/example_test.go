@@ -32,3 +32,18 @@ func Example() {
 	// user spec.roles.servr
 	// 10s
 }
+
+// A pass whose one role group waits on a foreign object while another hit
+// a server error reports the wait, and is retried with the backoff.
+func ExampleRetryOf() {
+	err := errors.Join(
+		fmt.Errorf("role group gateway/default: %w", failure.RequeueAfter(30*time.Second, "ConfigMap web is someone else's")),
+		fmt.Errorf("role group server/default: %w", failure.Retriable(errors.New("500 Internal Server Error"), 0)),
+	)
+	rt := failure.RetryOf(err)
+	fmt.Println(failure.ClassOf(err))
+	fmt.Println(rt.Backoff, rt.Wait, rt.After)
+	// Output:
+	// requeue
+	// true true 30s
+}

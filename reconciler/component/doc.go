@@ -39,5 +39,7 @@
 // input (a bad policy name, a kubeconfig that does not load, a template
 // refusing the parameters) is state Error until the component changes;
 // transient failures and missing references are state Pending, retried
-// after their delay; rate limits back off without a state change.
+// after their delay; rate limits back off without a state change. The
+// next pass follows every failure of a pass (failure.RetryOf), so a server
+// error beside invalid input or a wait is retried with the backoff.
 package component

@@ -126,23 +126,35 @@ func (r *Reconciler[T]) newPass(ctx context.Context, key types.NamespacedName, c
 	return p
 }
 
-// fail turns a failure of the pass into the state and the next pass.
+// fail turns a failure of the pass into the state and the next pass. The
+// state follows the most urgent failure; the next pass follows all of
+// them (failure.RetryOf), so a server error beside an object that waits
+// for its owner, or beside invalid input, is retried with the backoff and
+// not after the requeue interval.
 func (r *Reconciler[T]) fail(p *pass[T], err error, deleting bool) {
 	p.err = err
 	st := p.status
 	timedOut := !deleting && st.ProcessingSince != nil && p.now.Sub(st.ProcessingSince.Time) >= p.timeout
 	msg := err.Error()
-	switch class := failure.ClassOf(err); class {
-	case failure.ClassRateLimited:
+	class := failure.ClassOf(err)
+	rt := failure.RetryOf(err)
+	switch {
+	case class == failure.ClassRateLimited:
 		// Back off without reporting anything wrong.
-		p.log.V(1).Info("rate-limited", "retryAfter", failure.Delay(err))
-		p.after(max(failure.Delay(err), time.Second))
+		p.log.V(1).Info("rate-limited", "retryAfter", rt.After)
+		p.after(max(rt.After, time.Second))
+	case rt.Backoff || rt.Wait && rt.After <= 0:
+		p.after(r.backoff.next(p.key, p.retryInterval))
+	case rt.Wait:
+		p.after(rt.After)
+	default:
+		// Invalid input only: waits for its author, whose change of the
+		// component triggers a pass.
+		p.after(p.requeueInterval)
+	}
+	switch class {
+	case failure.ClassRateLimited:
 	case failure.ClassRetriable, failure.ClassRequeue:
-		d := failure.Delay(err)
-		if d <= 0 {
-			d = r.backoff.next(p.key, p.retryInterval)
-		}
-		p.after(d)
 		switch {
 		case deleting:
 			p.setState(componentv1alpha1.StateDeletionPending, componentv1alpha1.ReasonDeletionRetrying, msg)
@@ -151,12 +163,7 @@ func (r *Reconciler[T]) fail(p *pass[T], err error, deleting bool) {
 		default:
 			p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonRetrying, msg)
 		}
-	case failure.ClassInvalid:
-		// Waits for its author: a change of the component triggers a pass.
-		p.after(p.requeueInterval)
-		p.setState(componentv1alpha1.StateError, reasonFor(timedOut), msg)
 	default:
-		p.after(r.backoff.next(p.key, p.retryInterval))
 		p.setState(componentv1alpha1.StateError, reasonFor(timedOut), msg)
 	}
 }
