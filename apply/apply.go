@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/api/failure"
@@ -257,38 +256,35 @@ func (p *pass) purge(ctx context.Context, applied []*desired, next int, res *Res
 	return done
 }
 
-// ensureNamespace makes sure the namespace of a namespaced object exists,
-// creating it when the policy allows.
-func (p *pass) ensureNamespace(ctx context.Context, d *desired) error {
+// createNamespace answers a create the API server refused because d's
+// namespace does not exist: it creates the namespace when the policy
+// allows (the caller then tries again), or waits for it otherwise. Trying
+// the create first costs nothing when the namespace exists, which is
+// nearly always, and needs no right to read namespaces: an operator bound
+// to a Role in its own namespace only can apply.
+func (p *pass) createNamespace(ctx context.Context, d *desired) error {
 	ns := d.obj.GetNamespace()
-	if ns == "" {
-		return nil
-	}
-	p.mu.Lock()
-	known := p.namespaces[ns]
-	p.mu.Unlock()
-	if known {
-		return nil
-	}
 	r := p.r
-	err := r.client.Get(ctx, types.NamespacedName{Name: ns}, &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}})
-	switch {
-	case err == nil:
-	case !apierrors.IsNotFound(err):
-		return fmt.Errorf("reading namespace %s: %w", ns, err)
-	case r.opts.MissingNamespacesPolicy == MissingNamespacesPolicyDoNotCreate:
+	if r.opts.MissingNamespacesPolicy == MissingNamespacesPolicyDoNotCreate {
 		return failure.RequeueAfter(typeWait, "namespace %s of %s does not exist", ns, d.ref)
-	default:
-		err := r.client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, client.FieldOwner(r.opts.FieldOwner))
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return fmt.Errorf("creating namespace %s: %w", ns, err)
-		}
-		if err == nil {
-			p.log.Info("created namespace", "namespace", ns)
-		}
 	}
-	p.mu.Lock()
-	p.namespaces[ns] = true
-	p.mu.Unlock()
+	err := r.client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, client.FieldOwner(r.opts.FieldOwner))
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating namespace %s: %w", ns, err)
+	}
+	if err == nil {
+		p.log.Info("created namespace", "namespace", ns)
+	}
 	return nil
+}
+
+// missingNamespace reports whether err is the API server refusing an
+// object because its namespace ns does not exist.
+func missingNamespace(err error, ns string) bool {
+	var st apierrors.APIStatus
+	if ns == "" || !apierrors.IsNotFound(err) || !errors.As(err, &st) {
+		return false
+	}
+	det := st.Status().Details
+	return det != nil && det.Kind == "namespaces" && det.Name == ns
 }

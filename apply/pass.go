@@ -45,9 +45,8 @@ type pass struct {
 	log        logr.Logger
 
 	// mu guards what the workers of a wave share.
-	mu         sync.Mutex
-	namespaces map[string]bool
-	reapplies  int
+	mu        sync.Mutex
+	reapplies int
 	// gone are the items to drop from the inventory at the end of the pass.
 	gone map[inventory.Key]bool
 	// managed are the types the inventory's CRDs and APIServices serve.
@@ -66,7 +65,6 @@ func (r *Reconciler) newPass(ctx context.Context, inv *inventory.Inventory, opts
 		idx:        inventory.NewIndex(inv),
 		release:    opts.Release,
 		log:        logr.FromContextOrDiscard(ctx).WithValues("owner", opts.Owner.ID),
-		namespaces: map[string]bool{},
 		gone:       map[inventory.Key]bool{},
 	}
 	if opts.Changed != nil {

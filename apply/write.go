@@ -163,9 +163,6 @@ func (p *pass) update(ctx context.Context, d *desired, it *inventory.Item, live 
 
 func (p *pass) create(ctx context.Context, d *desired, it *inventory.Item) Change {
 	r := p.r
-	if err := p.ensureNamespace(ctx, d); err != nil {
-		return Change{Err: err}
-	}
 	// The engine's own copy, typed when the caller's was: typed objects
 	// encode and decode several times faster than unstructured ones.
 	want, ok := d.obj.DeepCopyObject().(client.Object)
@@ -177,7 +174,14 @@ func (p *pass) create(ctx context.Context, d *desired, it *inventory.Item) Chang
 	}
 	p.stamp(want, d.digest)
 	r.addTypeFinalizer(want, d.gvk)
-	if err := r.client.Create(ctx, want, client.FieldOwner(r.opts.FieldOwner)); err != nil {
+	err := r.client.Create(ctx, want, client.FieldOwner(r.opts.FieldOwner))
+	if missingNamespace(err, want.GetNamespace()) {
+		if err := p.createNamespace(ctx, d); err != nil {
+			return Change{Err: err}
+		}
+		err = r.client.Create(ctx, want, client.FieldOwner(r.opts.FieldOwner))
+	}
+	if err != nil {
 		if apierrors.IsAlreadyExists(err) {
 			return Change{Err: err}
 		}

@@ -43,6 +43,7 @@ func benchProductProcess(ns string) func(o *benchOperator) func(ctx context.Cont
 			rc.HealthCheckInterval = -1
 			rc.ProgressInterval = 0
 			rc.Orphan.DrainPollInterval = 500 * time.Millisecond
+			rc.Namespaces = []string{ns}
 			cacheOpts, clientOpts := rc.ManagerOptions()
 			mgr, err := o.manager(cfg, ns, cacheOpts, clientOpts)
 			if err != nil {

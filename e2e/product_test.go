@@ -13,7 +13,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -75,8 +74,8 @@ func productOperator(t testing.TB, ns string, o operatorOptions) func(ctx contex
 		if o.config != nil {
 			o.config(&rc)
 		}
+		rc.Namespaces = []string{ns}
 		cacheOpts, clientOpts := rc.ManagerOptions()
-		cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
 		opts := ctrl.Options{
 			Scheme:     testScheme(),
 			Cache:      cacheOpts,

@@ -28,7 +28,8 @@ type testCluster struct {
 
 func (c *testCluster) GetClusterSpec() *commonsv1alpha1.ClusterSpec     { return &c.Spec }
 func (c *testCluster) GetClusterStatus() *commonsv1alpha1.ClusterStatus { return &c.Status }
-func (c *testCluster) DeepCopyObject() runtime.Object {
+func (c *testCluster) DeepCopyObject() runtime.Object                   { return c.DeepCopy() }
+func (c *testCluster) DeepCopy() *testCluster {
 	out := &testCluster{TypeMeta: c.TypeMeta, ObjectMeta: *c.ObjectMeta.DeepCopy()}
 	c.Spec.DeepCopyInto(&out.Spec)
 	c.Status.DeepCopyInto(&out.Status)

@@ -3,6 +3,7 @@ package reconciler
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -116,6 +117,13 @@ type Config[CR Object[CR]] struct {
 	Apply apply.Options
 	// Clock tells the time. Nil means the real clock.
 	Clock clock.PassiveClock
+	// Namespaces restricts the operator to these namespaces: the cache of
+	// the manager ManagerOptions configures and the reconciler's own watch
+	// of ConfigMaps and Secrets hold only them, so the operator needs no
+	// rights outside them. Restrict an operator here rather than in the
+	// cache options ManagerOptions returns, which the ConfigMap and Secret
+	// watch does not read. Empty means every namespace.
+	Namespaces []string
 }
 
 // Dependency is a ConfigMap or Secret a cluster resource refers to.
@@ -152,6 +160,17 @@ func (c *Config[CR]) validate() error {
 	}
 	if c.ProgressInterval < 0 {
 		bad("ProgressInterval", "%s is negative", c.ProgressInterval)
+	}
+	seen := map[string]bool{}
+	for i, ns := range c.Namespaces {
+		field := fmt.Sprintf("Namespaces[%d]", i)
+		switch {
+		case seen[ns]:
+			bad(field, "%q is listed twice", ns)
+		case len(validation.IsDNS1123Label(ns)) > 0:
+			bad(field, "%q is not a namespace name: %v", ns, validation.IsDNS1123Label(ns))
+		}
+		seen[ns] = true
 	}
 	return errors.Join(errs...)
 }

@@ -144,12 +144,15 @@ func (r *Reconciler[CR]) dependents(kind string) handler.MapFunc {
 }
 
 // newDependencyCache returns a cache of the names and versions of every
-// ConfigMap and Secret (nothing else of them is kept: about 200 bytes per
-// object), which the dependency watches and checks read.
+// ConfigMap and Secret in the operator's namespaces (nothing else of them
+// is kept: about 200 bytes per object), which the dependency watches and
+// checks read.
 func (r *Reconciler[CR]) newDependencyCache(mgr ctrl.Manager) (cache.Cache, error) {
 	return cache.New(mgr.GetConfig(), cache.Options{
-		Scheme: mgr.GetScheme(),
-		Mapper: mgr.GetRESTMapper(),
+		HTTPClient:        mgr.GetHTTPClient(),
+		Scheme:            mgr.GetScheme(),
+		Mapper:            mgr.GetRESTMapper(),
+		DefaultNamespaces: namespaces(r.cfg.Namespaces),
 		DefaultTransform: func(in any) (any, error) {
 			if m, ok := in.(*metav1.PartialObjectMetadata); ok {
 				m.ObjectMeta = metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion}
@@ -198,7 +201,21 @@ func (c Config[CR]) ManagerOptions() (cache.Options, client.Options) {
 		Label: labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy}),
 	}
 	cacheOpts.DefaultTransform = shareStrings(cacheOpts.DefaultTransform)
+	cacheOpts.DefaultNamespaces = namespaces(c.Namespaces)
 	return cacheOpts, clientOpts
+}
+
+// namespaces returns the cache configuration of a list of namespaces: nil,
+// every namespace, for an empty list.
+func namespaces(names []string) map[string]cache.Config {
+	if len(names) == 0 {
+		return nil
+	}
+	out := make(map[string]cache.Config, len(names))
+	for _, ns := range names {
+		out[ns] = cache.Config{}
+	}
+	return out
 }
 
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }

@@ -8,9 +8,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -74,14 +74,21 @@ func baseConfig() reconciler.Config[*sampleCluster] {
 // the test ends.
 func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, cfg reconciler.Config[*sampleCluster], wrap ...func(http.RoundTripper) http.RoundTripper) *operator {
 	t.Helper()
-	count := apicount.New()
 	rc := cp.RESTConfig()
 	for _, w := range wrap {
 		rc.Wrap(w)
 	}
+	return startOperatorWith(t, rc, ns, cfg)
+}
+
+// startOperatorWith runs cfg's reconciler in a manager restricted to ns,
+// talking to the API server through rc, until the test ends.
+func startOperatorWith(t *testing.T, rc *rest.Config, ns string, cfg reconciler.Config[*sampleCluster]) *operator {
+	t.Helper()
+	count := apicount.New()
 	rc.Wrap(count.WrapTransport)
+	cfg.Namespaces = []string{ns}
 	cacheOpts, clientOpts := cfg.ManagerOptions()
-	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
 	mgr, err := ctrl.NewManager(rc, ctrl.Options{
 		Scheme:     testScheme(),
 		Cache:      cacheOpts,

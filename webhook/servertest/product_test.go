@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -161,8 +160,8 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, admis
 	t.Helper()
 	srv := webhooks.New(t)
 	cfg := productConfig(nil)
+	cfg.Namespaces = []string{ns}
 	cacheOpts, clientOpts := cfg.ManagerOptions()
-	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
 	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
 		Scheme:        testScheme(),
 		Cache:         cacheOpts,

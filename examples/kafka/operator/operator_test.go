@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -160,8 +159,8 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Namespaces = []string{ns}
 	cacheOpts, clientOpts := cfg.ManagerOptions()
-	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
 	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
 		Scheme: operator.Scheme(), Cache: cacheOpts, Client: clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
