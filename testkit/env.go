@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	crlog "sigs.k8s.io/controller-runtime/pkg/log"
+
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
@@ -28,7 +30,14 @@ type Env struct {
 
 // Main runs the package's tests, stops the control plane if one was started
 // and exits with the tests' result. Call it from TestMain.
+//
+// Before the tests, it gives controller-runtime's process-wide logger a
+// sink that writes nothing (a test that wants those lines sets another).
+// Its caches log through that logger whatever logger their manager has,
+// and left unset it prints, half a minute into the run, a warning with a
+// stack trace that reads like a failure in the test output.
 func (e *Env) Main(m *testing.M) {
+	crlog.SetLogger(QuietLogger())
 	code := m.Run()
 	if err := e.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "testkit: stopping the control plane:", err)

@@ -11,8 +11,9 @@ import (
 
 // Context returns t.Context() carrying a logger that writes through t.Log,
 // so code under test that logs with logr.FromContext(ctx) shows its lines
-// beside the test's own output. testkit sets no process-wide logger: pass
-// this context (or a manager built with Logger(t)) instead.
+// beside the test's own output. Pass this context (or a manager built with
+// Logger(t)): the only process-wide logger testkit sets is
+// controller-runtime's, to a quiet one (see Env.Main).
 func Context(t testing.TB) context.Context {
 	return logr.NewContext(t.Context(), Logger(t))
 }
