@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/go-logr/logr v1.4.3
 	github.com/opkit-dev/opkit/api v0.0.0
+	github.com/opkit-dev/opkit/apply v0.0.0
 	github.com/opkit-dev/opkit/builders v0.0.0
 	github.com/opkit-dev/opkit/imageresolve v0.0.0
 	github.com/opkit-dev/opkit/reconciler v0.0.0
@@ -47,7 +48,6 @@ require (
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
-	github.com/opkit-dev/opkit/apply v0.0.0 // indirect
 	github.com/opkit-dev/opkit/configfold v0.0.0 // indirect
 	github.com/opkit-dev/opkit/orphan v0.0.0 // indirect
 	github.com/opkit-dev/opkit/productlogging v0.0.0 // indirect

@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/opkit-dev/opkit/api v0.0.0
+	github.com/opkit-dev/opkit/apply v0.0.0
 	github.com/opkit-dev/opkit/generators v0.0.0
 	github.com/opkit-dev/opkit/generators/helm v0.0.0-00010101000000-000000000000
 	github.com/opkit-dev/opkit/reconciler v0.0.0-00010101000000-000000000000
@@ -60,7 +61,6 @@ require (
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/monochromegane/go-gitignore v0.0.0-20200626010858-205db1a8cc00 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
-	github.com/opkit-dev/opkit/apply v0.0.0 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.24.0 // indirect
 	github.com/prometheus/common v0.70.0 // indirect
