@@ -48,7 +48,7 @@ func componentOperator(t testing.TB, ns string) func(ctx context.Context, cfg *r
 		if err != nil {
 			return err
 		}
-		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second})
+		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}})
 		if err != nil {
 			return err
 		}

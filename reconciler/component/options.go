@@ -1,6 +1,7 @@
 package component
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -94,6 +95,12 @@ type Options struct {
 	// Clock gives the time of status timestamps, timeouts and backoff. Nil
 	// means the real clock.
 	Clock clock.Clock
+	// Namespaces restricts the reconciler's own watch of ConfigMaps and
+	// Secrets (the references of components) to these namespaces. Give
+	// the manager's cache the same ones (cache.Options.DefaultNamespaces):
+	// an operator restricted both ways needs no rights outside them. Empty
+	// means every namespace.
+	Namespaces []string
 }
 
 // withDefaults validates o for reconciler name and fills in defaults.
@@ -144,6 +151,17 @@ func (o Options) withDefaults(name string) (Options, error) {
 		if k.Kind == "" || k.Version == "" {
 			return o, bad("Kinds", "entry %d (%s) needs a version and a kind", i, k)
 		}
+	}
+	seen := map[string]bool{}
+	for i, ns := range o.Namespaces {
+		field := fmt.Sprintf("Namespaces[%d]", i)
+		if seen[ns] {
+			return o, bad(field, "%q is listed twice", ns)
+		}
+		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+			return o, bad(field, "%q is not a namespace name: %s", ns, strings.Join(errs, "; "))
+		}
+		seen[ns] = true
 	}
 	if o.MaxConcurrentReconciles < 0 || o.MaxTargetClients < 0 {
 		return o, bad("MaxConcurrentReconciles", "limits must not be negative")

@@ -28,6 +28,8 @@ func TestOptionsAreCheckedAndDefaulted(t *testing.T) {
 		{"unknown policy", "shop.example.com", Options{DeletePolicy: "shred"}, "Options.DeletePolicy"},
 		{"negative interval", "shop.example.com", Options{RetryInterval: -time.Second}, "Options.RetryInterval"},
 		{"kind without version", "shop.example.com", Options{Kinds: []schema.GroupVersionKind{{Kind: "ConfigMap"}}}, "Options.Kinds"},
+		{"namespace listed twice", "shop.example.com", Options{Namespaces: []string{"shop", "shop"}}, "Options.Namespaces[1]"},
+		{"not a namespace name", "shop.example.com", Options{Namespaces: []string{"Shop_Front"}}, "Options.Namespaces[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

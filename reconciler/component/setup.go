@@ -39,7 +39,8 @@ const referenceIndex = ".opkit.component.references"
 // (the same list as Options.Kinds): the cache holds only objects of those
 // kinds that carry the reconciler's owner label, without managed fields,
 // so it grows with what the operator manages rather than with the cluster.
-// See apply.ManagerOptions.
+// See apply.ManagerOptions. To restrict the operator to some namespaces,
+// set cacheOpts.DefaultNamespaces and Options.Namespaces to the same ones.
 //
 //	cacheOpts, clientOpts := component.ManagerOptions(name, kinds...)
 //	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
@@ -109,7 +110,7 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(mgr ctrl.Manager, blder *buil
 		return err
 	}
 
-	versions, err := newVersionCache(mgr)
+	versions, err := newVersionCache(mgr, r.opts.Namespaces)
 	if err != nil {
 		return err
 	}
@@ -220,13 +221,22 @@ func (r *Reconciler[T]) referencing(kind string) handler.MapFunc {
 }
 
 // newVersionCache returns a cache of the names and versions of ConfigMaps
-// and Secrets (nothing else of them is kept: about 200 bytes per object),
-// which the reference watches and the data memory read.
-func newVersionCache(mgr ctrl.Manager) (cache.Cache, error) {
+// and Secrets in namespaces, every namespace when empty (nothing else of
+// them is kept: about 200 bytes per object), which the reference watches
+// and the data memory read.
+func newVersionCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error) {
+	var byNamespace map[string]cache.Config
+	if len(namespaces) > 0 {
+		byNamespace = make(map[string]cache.Config, len(namespaces))
+		for _, ns := range namespaces {
+			byNamespace[ns] = cache.Config{}
+		}
+	}
 	return cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient: mgr.GetHTTPClient(),
-		Scheme:     mgr.GetScheme(),
-		Mapper:     mgr.GetRESTMapper(),
+		HTTPClient:        mgr.GetHTTPClient(),
+		Scheme:            mgr.GetScheme(),
+		Mapper:            mgr.GetRESTMapper(),
+		DefaultNamespaces: byNamespace,
 		DefaultTransform: func(in any) (any, error) {
 			if m, ok := in.(*metav1.PartialObjectMetadata); ok {
 				m.ObjectMeta = metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion}

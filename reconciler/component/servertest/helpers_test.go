@@ -3,6 +3,7 @@ package servertest_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -118,6 +119,9 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 		t.Fatal(err)
 	}
 	opts := s.opts
+	if opts.Namespaces == nil {
+		opts.Namespaces = slices.Sorted(maps.Keys(cacheOpts.DefaultNamespaces))
+	}
 	if opts.Kinds == nil {
 		opts.Kinds = shopKinds
 	}

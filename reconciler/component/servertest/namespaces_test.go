@@ -1,0 +1,48 @@
+package servertest_test
+
+import (
+	"testing"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/reconciler/component"
+	"github.com/opkit-dev/opkit/reconciler/component/servertest/shop"
+	"github.com/opkit-dev/opkit/testkit"
+)
+
+// An operator restricted to one namespace through Options.Namespaces
+// needs rights in that namespace only: its manager's cache and the
+// reconciler's own watch of ConfigMaps and Secrets both stay inside it.
+// The operator runs as a user bound to a Role in the namespace and nothing
+// else, and the shop, chart and kustomization, reaches Ready.
+func TestNamespacedOperatorNeedsNoClusterRights(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	const user = "namespaced-component-operator"
+	for _, o := range []client.Object{
+		&rbacv1.Role{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: user},
+			Rules:      []rbacv1.PolicyRule{{APIGroups: []string{"*"}, Resources: []string{"*"}, Verbs: []string{"*"}}},
+		},
+		&rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: user},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: user},
+			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
+		},
+	} {
+		if err := cp.Client.Create(t.Context(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startOperator(t, cp, ns, setup{
+		config: func(c *rest.Config) { c.Impersonate.UserName = user },
+		opts:   component.Options{Namespaces: []string{ns}},
+	})
+	newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "welcome", Replicas: 1})
+	waitState(t, cp.Client, client.ObjectKey{Namespace: ns, Name: "front"}, componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, 2*time.Minute)
+}
