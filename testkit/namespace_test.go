@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -56,4 +57,20 @@ func TestRestrictedNamespaceEnforcesTheProfile(t *testing.T) {
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "x.invalid/x:1"}}},
 	}
 	require.NoError(t, cp.Client.Create(t.Context(), pod, client.DryRunAll), "a plain namespace admits the same pod")
+}
+
+func TestNamespaceUserHasRightsInItsNamespaceOnly(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	other := testkit.Namespace(t, cp.Client)
+	cfg := testkit.NamespaceUser(t, cp.Client, cp.RESTConfig(), ns, "someone")
+	require.Equal(t, "someone", cfg.Impersonate.UserName)
+	c, err := client.New(cfg, client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
+	require.NoError(t, err)
+
+	require.NoError(t, c.Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "mine"}}))
+	err = c.Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: other, Name: "theirs"}})
+	require.True(t, apierrors.IsForbidden(err), "creating in another namespace: %v", err)
+	err = c.Get(t.Context(), client.ObjectKey{Name: ns}, &corev1.Namespace{})
+	require.NoError(t, err, "a Role in the namespace grants reading the namespace itself")
 }

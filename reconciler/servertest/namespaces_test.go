@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -19,24 +17,7 @@ import (
 func TestNamespacedOperatorNeedsNoClusterRights(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
-	const user = "namespaced-operator"
-	for _, o := range []client.Object{
-		&rbacv1.Role{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: user},
-			Rules:      []rbacv1.PolicyRule{{APIGroups: []string{"*"}, Resources: []string{"*"}, Verbs: []string{"*"}}},
-		},
-		&rbacv1.RoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: user},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: user},
-			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
-		},
-	} {
-		if err := cp.Client.Create(t.Context(), o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rc := cp.RESTConfig()
-	rc.Impersonate.UserName = user
+	rc := testkit.NamespaceUser(t, cp.Client, cp.RESTConfig(), ns, "namespaced-operator")
 	cfg := baseConfig()
 	cfg.Namespaces = []string{ns}
 	startOperatorWith(t, rc, ns, cfg)

@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -23,24 +21,9 @@ import (
 func TestNamespacedOperatorNeedsNoClusterRights(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
-	const user = "namespaced-component-operator"
-	for _, o := range []client.Object{
-		&rbacv1.Role{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: user},
-			Rules:      []rbacv1.PolicyRule{{APIGroups: []string{"*"}, Resources: []string{"*"}, Verbs: []string{"*"}}},
-		},
-		&rbacv1.RoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: user},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: user},
-			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
-		},
-	} {
-		if err := cp.Client.Create(t.Context(), o); err != nil {
-			t.Fatal(err)
-		}
-	}
+	as := testkit.NamespaceUser(t, cp.Client, cp.RESTConfig(), ns, "namespaced-component-operator")
 	startOperator(t, cp, ns, setup{
-		config: func(c *rest.Config) { c.Impersonate.UserName = user },
+		config: func(c *rest.Config) { c.Impersonate = as.Impersonate },
 		opts:   component.Options{Namespaces: []string{ns}},
 	})
 	newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "welcome", Replicas: 1})
