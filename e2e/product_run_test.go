@@ -135,19 +135,10 @@ func waitsOnForeign(cr *sampleCluster, ns string) (bool, string) {
 	// health check may see a StatefulSet ready that the same pass's engine
 	// saw still starting; the progress interval brings the pass that
 	// records it).
-	st := &cr.Status
-	recorded := []*inventory.Inventory{&st.Objects}
-	for i := range st.Roles {
-		recorded = append(recorded, &st.Roles[i].Objects)
-	}
-	for i := range st.RoleGroups {
-		if g := &st.RoleGroups[i]; g.Role != "gateway" || g.Group != "default" {
-			recorded = append(recorded, &g.Objects)
-		}
-	}
-	for _, inv := range recorded {
-		if !inv.Ready() {
-			return false, fmt.Sprintf("%s: objects beside the blocked group not recorded ready yet", cr.Name)
+	blocked := string(cr.UID) + "/gateway/default"
+	for _, it := range scopedItems(cr) {
+		if ph := it.item.EffectivePhase(); it.owner != blocked && ph != inventory.PhaseReady && ph != inventory.PhaseCompleted {
+			return false, fmt.Sprintf("%s: %s recorded %s, not ready yet", cr.Name, it.item.Ref(), ph)
 		}
 	}
 	return true, ""

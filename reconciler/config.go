@@ -164,11 +164,10 @@ func (c *Config[CR]) validate() error {
 	seen := map[string]bool{}
 	for i, ns := range c.Namespaces {
 		field := fmt.Sprintf("Namespaces[%d]", i)
-		switch {
-		case seen[ns]:
+		if seen[ns] {
 			bad(field, "%q is listed twice", ns)
-		case len(validation.IsDNS1123Label(ns)) > 0:
-			bad(field, "%q is not a namespace name: %v", ns, validation.IsDNS1123Label(ns))
+		} else if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
+			bad(field, "%q is not a namespace name: %v", ns, msgs)
 		}
 		seen[ns] = true
 	}
