@@ -2,21 +2,52 @@
 # Runs one module's tests the way CI does (GOWORK=off, inside the module),
 # then each of its fuzz targets briefly (hack/fuzz-brief.sh). Usage:
 #   hack/test-module.sh <dir> [go test flags...]
+#   hack/test-module.sh --needs <dir>   print what the module's tests need:
+#                                       none, apiserver or controllers
 #
-# The control-plane binaries are built first only when the module's go.mod
-# requires testkit, so the pure modules never wait for them. Modules whose
-# code starts goroutines (RACE_MODULES, matched on the first path segment, so
-# a nested test module follows its parent) run with the race detector.
+# The control-plane binaries are built (or waited for, when another build
+# holds them) before the tests only when the module needs them: a module
+# whose go.mod requires testkit needs etcd and kube-apiserver, and one whose
+# code asks for controllers (controlplane.Options{Controllers: true}) needs
+# kube-controller-manager, kube-scheduler and kwok too. Modules whose code
+# starts goroutines (RACE_MODULES, matched on the first path segment, so a
+# nested test module follows its parent) run with the race detector.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 RACE_MODULES="apply orphan reconciler testkit e2e"
 
+# needs <dir>: none, apiserver or controllers.
+needs() {
+	local dir="$1"
+	if ! hack/modules.sh --requires "$dir" | grep -qx testkit && [[ "$dir" != testkit ]]; then
+		echo none
+		return
+	fi
+	# The module's own files, not those of modules nested in it.
+	local nested=() m
+	for m in $(hack/modules.sh); do
+		[[ "$m" == "$dir"/* ]] && nested+=(-not -path "./$m/*")
+	done
+	if find "./$dir" -name '*.go' "${nested[@]+"${nested[@]}"}" -print0 |
+		xargs -0 grep -lE 'Controllers: *true' >/dev/null 2>&1; then
+		echo controllers
+	else
+		echo apiserver
+	fi
+}
+
+if [[ "${1:-}" == "--needs" ]]; then
+	needs "${2:?usage: hack/test-module.sh --needs <dir>}"
+	exit 0
+fi
+
 dir="${1:?usage: hack/test-module.sh <dir> [go test flags...]}"
 shift
 
-if hack/modules.sh --requires "$dir" | grep -qx testkit || [[ "$dir" == testkit ]]; then
-	hack/k8s-assets/build.sh
+need="$(needs "$dir")"
+if [[ "$need" != none ]]; then
+	hack/k8s-assets/build.sh "$need"
 fi
 
 flags=("$@")

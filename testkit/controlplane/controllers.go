@@ -24,7 +24,7 @@ const (
 )
 
 func (cp *ControlPlane) startControllers(ctx context.Context, dir string, nodes int) error {
-	kubeconfig := "--kubeconfig=" + cp.KubeconfigPath
+	kubeconfig := "--kubeconfig=" + cp.processKubeconfig()
 	starts := []struct {
 		name string
 		args []string

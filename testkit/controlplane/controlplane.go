@@ -37,8 +37,13 @@ type ControlPlane struct {
 	// Controllers reports whether controllers, scheduler and kwok run.
 	Controllers bool
 
-	env        *envtest.Environment
+	env *envtest.Environment
+	// runDir holds the certificates, etcd's data and the processes'
+	// kubeconfig; every process's command line names a path in it, which
+	// is how the watchdog and RestartAPIServer find them.
+	runDir     string
 	certDir    string
+	watchdog   *watchdog
 	restartMu  sync.Mutex
 	procs      []*process
 	logFiles   []string
@@ -51,19 +56,12 @@ type ControlPlane struct {
 // Start starts a control plane as opts describes and waits until every part
 // of it is serving. The context bounds the whole start.
 func Start(ctx context.Context, opts Options) (*ControlPlane, error) {
+	if err := opts.CheckAssets(); err != nil {
+		return nil, err
+	}
 	dir := opts.AssetsDir
 	if dir == "" {
-		var err error
-		if dir, err = AssetsDir(); err != nil {
-			return nil, err
-		}
-	}
-	need := [][]string{apiServerAssets}
-	if opts.Controllers {
-		need = append(need, controllersAssets)
-	}
-	if err := checkAssets(dir, need...); err != nil {
-		return nil, err
+		dir, _ = AssetsDir() // CheckAssets found it
 	}
 
 	cp := &ControlPlane{LogDir: opts.LogDir, Controllers: opts.Controllers}
@@ -102,15 +100,13 @@ func (cp *ControlPlane) start(ctx context.Context, dir string, opts Options) err
 	if err != nil {
 		return err
 	}
+	if err := cp.makeRunDir(); err != nil {
+		return err
+	}
 	// The API server's certificates live in a directory of ours, so that
 	// RestartAPIServer serves the same ones again (envtest would make new
 	// ones in a new directory, which no existing client trusts).
-	certDir, err := os.MkdirTemp("", "opkit-apiserver-")
-	if err != nil {
-		return fmt.Errorf("creating the API server's certificate directory: %w", err)
-	}
-	cp.certDir = certDir
-	api := &envtest.APIServer{Path: filepath.Join(dir, "kube-apiserver"), CertDir: certDir, Out: apiLog, Err: apiLog}
+	api := &envtest.APIServer{Path: filepath.Join(dir, "kube-apiserver"), CertDir: cp.certDir, Out: apiLog, Err: apiLog}
 	api.Configure().Set("service-cluster-ip-range", defaultServiceRange)
 	for _, name := range slices.Sorted(maps.Keys(opts.APIServerArgs)) {
 		api.Configure().Set(name, opts.APIServerArgs[name]...)
@@ -118,7 +114,7 @@ func (cp *ControlPlane) start(ctx context.Context, dir string, opts Options) err
 	cp.env = &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{
 			APIServer: api,
-			Etcd:      &envtest.Etcd{Path: filepath.Join(dir, "etcd"), Out: etcdLog, Err: etcdLog},
+			Etcd:      &envtest.Etcd{Path: filepath.Join(dir, "etcd"), DataDir: filepath.Join(cp.runDir, "etcd"), Out: etcdLog, Err: etcdLog},
 		},
 		Scheme:                   scheme,
 		CRDs:                     opts.CRDs,
@@ -133,8 +129,10 @@ func (cp *ControlPlane) start(ctx context.Context, dir string, opts Options) err
 	}
 	cp.Config = cfg
 	cp.KubeconfigPath = filepath.Join(cp.LogDir, "kubeconfig")
-	if err := os.WriteFile(cp.KubeconfigPath, cp.env.KubeConfig, 0o600); err != nil {
-		return fmt.Errorf("writing the kubeconfig: %w", err)
+	for _, path := range []string{cp.KubeconfigPath, cp.processKubeconfig()} {
+		if err := os.WriteFile(path, cp.env.KubeConfig, 0o600); err != nil {
+			return fmt.Errorf("writing the kubeconfig: %w", err)
+		}
 	}
 	if cp.Client, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme}); err != nil {
 		return fmt.Errorf("creating the client: %w", err)
@@ -174,8 +172,9 @@ func (cp *ControlPlane) Stop() error {
 		for _, f := range cp.openFiles {
 			_ = f.Close()
 		}
-		if cp.certDir != "" {
-			errs = append(errs, os.RemoveAll(cp.certDir))
+		cp.watchdog.release()
+		if cp.runDir != "" {
+			errs = append(errs, os.RemoveAll(cp.runDir))
 		}
 		if cp.removeDir {
 			errs = append(errs, os.RemoveAll(cp.LogDir))
@@ -183,6 +182,32 @@ func (cp *ControlPlane) Stop() error {
 		cp.stopResult = errors.Join(errs...)
 	})
 	return cp.stopResult
+}
+
+// makeRunDir creates the run directory and starts the watchdog that kills
+// every process naming it once this process is gone.
+func (cp *ControlPlane) makeRunDir() error {
+	dir, err := os.MkdirTemp("", "opkit-controlplane-")
+	if err != nil {
+		return fmt.Errorf("creating the control plane's run directory: %w", err)
+	}
+	cp.runDir = dir
+	cp.certDir = filepath.Join(dir, "certs")
+	if err := os.Mkdir(cp.certDir, 0o700); err != nil {
+		return fmt.Errorf("creating the API server's certificate directory: %w", err)
+	}
+	// The trailing separator keeps one run directory from matching
+	// another whose name it prefixes.
+	if cp.watchdog, err = startWatchdog(dir + string(filepath.Separator)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// processKubeconfig is the kubeconfig the controllers and kwok are given:
+// a path in the run directory, so that the watchdog finds them.
+func (cp *ControlPlane) processKubeconfig() string {
+	return filepath.Join(cp.runDir, "kubeconfig")
 }
 
 func (cp *ControlPlane) openLog(name string) (io.Writer, error) {
