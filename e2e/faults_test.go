@@ -31,25 +31,12 @@ func faultRules() []faults.Rule {
 	}
 }
 
-// maxFaultSlowdown is how much longer than the fault-free run the faulted
-// run may take to settle, plus faultSlack: the waits the faults impose by
-// protocol on the slowest resource whatever the size of the run, in
-// series on its passes' writes — a second for each 429 it meets, the
-// controller's backoff after a 5xx or a conflict, client-go's backoff of a
-// second or more after a failed list or watch, one restart of an operator
-// whose start failed. Measured at CI size (three resources, a fault-free
-// run of 0.6 to 3 s), those add 2 to 11 s; a full-sized run spreads them
-// over fifty resources and the factor decides.
-const (
-	maxFaultSlowdown = 3.0
-	faultSlack       = 15 * time.Second
-)
-
 // Product clusters converge under seeded faults to exactly the end state
 // of a fault-free run: the same objects with the same specs and the same
 // status, compared field by field; nothing of someone else's touched;
 // nothing outside the inventories; no Degraded condition caused by a rate
-// limit; within three times the fault-free time.
+// limit. How much longer the faulted run takes is a figure of
+// BenchmarkConvergeUnderFaults, not a bound of the test.
 func TestProductsConvergeUnderFaults(t *testing.T) {
 	convergeUnderFaults(t, products, intEnv(t, ClustersEnv, 3))
 }
@@ -61,17 +48,7 @@ func TestComponentsConvergeUnderFaults(t *testing.T) {
 }
 
 func convergeUnderFaults(t *testing.T, w workload, n int) {
-	cp := env.Require(t)
-	s := seed(t)
-	timeout := time.Duration(n)*10*time.Second + 2*time.Minute
-
-	clean := w.run(t, cp, n, nil, timeout)
-	inj, err := faults.New(faults.Options{Seed: s, Rules: faultRules()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	faulted := w.run(t, cp, n, inj, 3*timeout)
-
+	clean, faulted, inj := runWithAndWithoutFaults(t, w, n)
 	t.Logf("%d %s: fault-free %s, faulted %s (%.2fx); faults injected: %v",
 		n, w.what, clean.elapsed.Round(time.Millisecond), faulted.elapsed.Round(time.Millisecond),
 		faulted.elapsed.Seconds()/clean.elapsed.Seconds(), inj.Counts())
@@ -105,11 +82,6 @@ func convergeUnderFaults(t *testing.T, w workload, n int) {
 	if len(faulted.failures) > 0 {
 		t.Logf("failures shown under faults:\n%s", strings.Join(faulted.failures, "\n"))
 	}
-	if limit := time.Duration(maxFaultSlowdown*float64(clean.elapsed)) + faultSlack; faulted.elapsed > limit {
-		t.Errorf("the faulted run took %s, %.2fx the fault-free %s: more than %.0fx plus %s",
-			faulted.elapsed.Round(time.Millisecond), faulted.elapsed.Seconds()/clean.elapsed.Seconds(),
-			clean.elapsed.Round(time.Millisecond), maxFaultSlowdown, faultSlack)
-	}
 	injected := map[faults.Fault]int{}
 	for _, c := range inj.Counts() {
 		injected[c.Fault] += c.N
@@ -118,6 +90,48 @@ func convergeUnderFaults(t *testing.T, w workload, n int) {
 		if injected[f] == 0 {
 			t.Errorf("no %s was injected: the run proves nothing about it", f)
 		}
+	}
+}
+
+// runWithAndWithoutFaults runs the workload fault-free, then under the
+// seeded faults, each in a namespace of its own, and returns both
+// outcomes and the injector. The deadlines are safety nets, far above what
+// a loaded machine needs; the time the runs take is measured, not bounded.
+func runWithAndWithoutFaults(t testing.TB, w workload, n int) (clean, faulted outcome, inj *faults.Injector) {
+	cp := env.Require(t)
+	s := seed(t)
+	timeout := time.Duration(n)*10*time.Second + 2*time.Minute
+	clean = w.run(t, cp, n, nil, timeout)
+	inj, err := faults.New(faults.Options{Seed: s, Rules: faultRules()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	faulted = w.run(t, cp, n, inj, 3*timeout)
+	return clean, faulted, inj
+}
+
+// BenchmarkConvergeUnderFaults reports how much longer the fault scenarios
+// take under faults than without, products and components, at the size of
+// the test (OPKIT_E2E_CLUSTERS, OPKIT_E2E_COMPONENTS): the faults impose
+// waits by protocol (a second per 429, the backoff after a 5xx or a
+// conflict, client-go's backoff after a failed watch, the restart of an
+// operator whose start failed).
+func BenchmarkConvergeUnderFaults(b *testing.B) {
+	for _, c := range []struct {
+		w workload
+		n int
+	}{{products, intEnv(b, ClustersEnv, 3)}, {bundles, intEnv(b, ComponentsEnv, 3)}} {
+		b.Run(c.w.what, func(b *testing.B) {
+			var clean, faulted time.Duration
+			for b.Loop() {
+				cl, fa, _ := runWithAndWithoutFaults(b, c.w, c.n)
+				clean += cl.elapsed
+				faulted += fa.elapsed
+			}
+			b.ReportMetric(clean.Seconds()/float64(b.N), "clean-s")
+			b.ReportMetric(faulted.Seconds()/float64(b.N), "faulted-s")
+			b.ReportMetric(faulted.Seconds()/clean.Seconds(), "faulted/clean")
+		})
 	}
 }
 

@@ -28,7 +28,7 @@ type failures func(u *unstructured.Unstructured) []string
 
 // recordFailures records what shown says of the resources of kind gvk in
 // ns until the test ends. It watches through c, which must not be faulted.
-func recordFailures(t *testing.T, c client.WithWatch, ns string, gvk schema.GroupVersionKind, shown failures) *failureRecorder {
+func recordFailures(t testing.TB, c client.WithWatch, ns string, gvk schema.GroupVersionKind, shown failures) *failureRecorder {
 	t.Helper()
 	r := &failureRecorder{seen: map[string]bool{}, done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())

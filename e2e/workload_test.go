@@ -59,7 +59,7 @@ type outcome struct {
 // It waits until the resources settled, checks that the foreign objects
 // were neither written nor deleted (nor even sent a write), and captures
 // the end state and the inventories' problems.
-func (w workload) run(t *testing.T, cp *controlplane.ControlPlane, n int, inj *faults.Injector, timeout time.Duration) outcome {
+func (w workload) run(t testing.TB, cp *controlplane.ControlPlane, n int, inj *faults.Injector, timeout time.Duration) outcome {
 	t.Helper()
 	ctx := t.Context()
 	ns := testkit.Namespace(t, cp.Client)
@@ -137,7 +137,7 @@ func (w workload) run(t *testing.T, cp *controlplane.ControlPlane, n int, inj *f
 // stableState captures ns until two captures in a row agree, so that a
 // write still in flight when the resources settled cannot make two runs
 // differ by timing alone.
-func stableState(t *testing.T, c client.Reader, ns string, cp capturer) endState {
+func stableState(t testing.TB, c client.Reader, ns string, cp capturer) endState {
 	t.Helper()
 	var last endState
 	got, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (endState, bool, error) {

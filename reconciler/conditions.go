@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -26,7 +27,12 @@ func (r *Reconciler[CR]) setConditions(p *pass, cr CR, err error, class failure.
 		setCondition(cr, commonsv1alpha1.ConditionStopped, f, ReasonAsExpected, "")
 	}
 
+	// A pass that met only transient failures keeps the failure the
+	// resource already reports: its lasting cause stays in view.
+	keep := failure.Transient(err) && reportsFailure(cr)
 	switch {
+	case keep:
+		p.log.Info("transient failure; the conditions keep the failure they report", "error", message(err))
 	case err != nil:
 		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, f, ReasonFailed, message(err))
 	case !p.settled:
@@ -35,14 +41,17 @@ func (r *Reconciler[CR]) setConditions(p *pass, cr CR, err error, class failure.
 		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, t, ReasonComplete, "every object of the spec is applied and ready")
 	}
 
-	if class == failure.ClassRequeue {
+	switch {
+	case keep:
+	case class == failure.ClassRequeue:
 		setCondition(cr, commonsv1alpha1.ConditionWaiting, t, ReasonWaiting, message(err))
-	} else {
+	default:
 		setCondition(cr, commonsv1alpha1.ConditionWaiting, f, ReasonAsExpected, "")
 	}
 
 	h := p.health
 	switch {
+	case keep && conditionIs(cr, commonsv1alpha1.ConditionDegraded, t, ReasonFailed):
 	case class == failure.ClassInvalid || class == failure.ClassOther && err != nil:
 		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonFailed, message(err))
 	case len(h.failing) > 0:
@@ -76,6 +85,19 @@ func (r *Reconciler[CR]) setConditions(p *pass, cr CR, err error, class failure.
 	} else {
 		setCondition(cr, commonsv1alpha1.ConditionOrphanCleanupPending, f, ReasonAsExpected, "")
 	}
+}
+
+// reportsFailure reports whether the resource's ReconcileComplete
+// condition says, for its current generation, that a pass failed.
+func reportsFailure(cr Cluster) bool {
+	return conditionIs(cr, commonsv1alpha1.ConditionReconcileComplete, metav1.ConditionFalse, ReasonFailed)
+}
+
+// conditionIs reports whether the condition typ has the status and reason
+// for the resource's current generation.
+func conditionIs(cr Cluster, typ string, status metav1.ConditionStatus, reason string) bool {
+	c := meta.FindStatusCondition(cr.GetClusterStatus().Conditions, typ)
+	return c != nil && c.Status == status && c.Reason == reason && c.ObservedGeneration == cr.GetGeneration()
 }
 
 // maxEventNote bounds an event's note (the events API refuses more than

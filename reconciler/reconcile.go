@@ -36,6 +36,8 @@ import (
 //
 // A panic becomes an error and a ReconcilePanic event.
 func (r *Reconciler[CR]) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
+	unlock := r.serial.Lock(req.NamespacedName)
+	defer unlock()
 	start := r.cfg.Clock.Now()
 	log := logr.FromContextOrDiscard(ctx).WithValues(r.kind, req.NamespacedName)
 	ctx = logr.NewContext(ctx, log)

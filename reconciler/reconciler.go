@@ -6,6 +6,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/orphan"
+	"github.com/opkit-dev/opkit/reconciler/internal/serial"
 	"github.com/opkit-dev/opkit/sidecar"
 )
 
@@ -42,6 +44,9 @@ type Reconciler[CR Object[CR]] struct {
 	fresh *freshness
 	// podChecks spaces out the pod listings of unsettled groups.
 	podChecks *podChecks
+	// serial runs the passes of one resource one at a time, also when
+	// Reconcile is called directly beside the manager's workers.
+	serial serial.Keys[types.NamespacedName]
 	// log is the manager's logger, for work outside a reconcile whose
 	// context carries none (the dependency watch's mapping).
 	log logr.Logger

@@ -98,3 +98,22 @@ func declaresClass(err error) bool {
 	}
 	return false
 }
+
+// Transient reports whether every failure of err's tree is transient
+// (ErrRetriable or ErrRateLimited): nothing in it will last once the
+// server answers again. A reconciler keeps the lasting cause it already
+// reports (a wait, invalid input, an unclassified error) rather than
+// replacing it with such an error, which the next pass is likely not to
+// meet. Transient(nil) is false.
+func Transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	transient := true
+	failures(err, func(e error) {
+		if c := ClassOf(e); c != ClassRetriable && c != ClassRateLimited {
+			transient = false
+		}
+	})
+	return transient
+}

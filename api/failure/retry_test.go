@@ -73,3 +73,29 @@ func TestRetryOf(t *testing.T) {
 		})
 	}
 }
+
+func TestTransient(t *testing.T) {
+	transient := failure.Retriable(errors.New("500"), 0)
+	limited := &failure.RateLimitError{RetryAfter: time.Second, Err: errors.New("429")}
+	wait := failure.RequeueAfter(time.Minute, "foreign object")
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"nil", nil, false},
+		{"a server error", fmt.Errorf("role group a: %w", transient), true},
+		{"server errors and a rate limit", errors.Join(transient, fmt.Errorf("b: %w", limited)), true},
+		{"a server error beside a wait", errors.Join(transient, wait), false},
+		{"a server error beside an unclassified error", errors.Join(transient, errors.New("boom")), false},
+		{"invalid input", failure.Invalid(failure.AuthorUser, "spec.x", "bad"), false},
+		{"unclassified", errors.New("boom"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := failure.Transient(tt.err); got != tt.want {
+				t.Errorf("Transient(%v) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
+}

@@ -62,6 +62,25 @@ func (p *pass[T]) setState(state componentv1alpha1.State, reason, message string
 	})
 }
 
+// keepReportedFailure restores the state and Ready condition the
+// component had before the pass when they report a failure of its current
+// generation, and reports whether they did.
+func (p *pass[T]) keepReportedFailure() bool {
+	orig := p.orig.GetStatus()
+	switch orig.State {
+	case componentv1alpha1.StatePending, componentv1alpha1.StateError, componentv1alpha1.StateDeletionPending:
+	default:
+		return false
+	}
+	ready := orig.ReadyCondition()
+	if ready == nil || ready.ObservedGeneration != p.comp.GetGeneration() {
+		return false
+	}
+	p.status.State = orig.State
+	meta.SetStatusCondition(&p.status.Conditions, *ready.DeepCopy())
+	return true
+}
+
 // Bounds of messages: a condition's (the API allows 32 KiB) and an event
 // note's (the events API allows 1 KiB).
 const (

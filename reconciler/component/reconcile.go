@@ -56,6 +56,8 @@ func (r *Reconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (res ct
 	if !ready {
 		return ctrl.Result{}, errors.New("component reconciler: SetupWithManager was not called")
 	}
+	unlock := r.serial.Lock(req.NamespacedName)
+	defer unlock()
 	log := logr.FromContextOrDiscard(ctx).WithValues(r.gvk.Kind, req.NamespacedName)
 	ctx = logr.NewContext(ctx, log)
 
@@ -130,7 +132,11 @@ func (r *Reconciler[T]) newPass(ctx context.Context, key types.NamespacedName, c
 // state follows the most urgent failure; the next pass follows all of
 // them (failure.RetryOf), so a server error beside an object that waits
 // for its owner, or beside invalid input, is retried with the backoff and
-// not after the requeue interval.
+// not after the requeue interval. A pass that met only transient failures
+// (server errors, conflicts) while the component already reports a
+// failure keeps that report: the lasting cause (an object of another
+// owner, say) stays in view while transient errors come and go, and is
+// not replaced by an error the next pass is unlikely to meet.
 func (r *Reconciler[T]) fail(p *pass[T], err error, deleting bool) {
 	p.err = err
 	st := p.status
@@ -151,6 +157,10 @@ func (r *Reconciler[T]) fail(p *pass[T], err error, deleting bool) {
 		// Invalid input only: waits for its author, whose change of the
 		// component triggers a pass.
 		p.after(p.requeueInterval)
+	}
+	if failure.Transient(err) && p.keepReportedFailure() {
+		p.log.Info("transient failure; the state keeps the failure it reports", "error", msg)
+		return
 	}
 	switch class {
 	case failure.ClassRateLimited:

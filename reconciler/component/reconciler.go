@@ -20,6 +20,7 @@ import (
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/generators"
+	"github.com/opkit-dev/opkit/reconciler/internal/serial"
 )
 
 // Reconciler reconciles the components of one type T: it renders each
@@ -35,8 +36,11 @@ type Reconciler[T Component] struct {
 	hooks     hooks[T]
 	triggers  chan event.TypedGenericEvent[types.NamespacedName]
 	fresh     *freshness
-	backoff   *backoff
-	events    *eventMemory
+	// serial runs the passes of one component one at a time, also when
+	// Reconcile is called directly beside the manager's workers.
+	serial  serial.Keys[types.NamespacedName]
+	backoff *backoff
+	events  *eventMemory
 
 	// Set by SetupWithManager.
 	mu        sync.Mutex
