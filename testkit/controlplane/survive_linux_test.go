@@ -37,11 +37,16 @@ func TestNoProcessOutlivesItsTestBinary(t *testing.T) {
 		}
 		t.Fatalf("no control plane: %v", err)
 	}
-	report := filepath.Join(t.TempDir(), "holder")
+	dir := t.TempDir()
+	report, output := filepath.Join(dir, "holder"), filepath.Join(dir, "holder.log")
+	out, err := os.Create(output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = out.Close() }()
 	holder := exec.Command(os.Args[0], "-test.run=^TestControlPlaneHolder$", "-test.timeout=5m")
 	holder.Env = append(os.Environ(), holderEnv+"="+report)
-	var out bytes.Buffer
-	holder.Stdout, holder.Stderr = &out, &out
+	holder.Stdout, holder.Stderr = out, out
 	if err := holder.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +54,8 @@ func TestNoProcessOutlivesItsTestBinary(t *testing.T) {
 
 	if _, err := testkit.WaitFor(t.Context(), func(context.Context) (string, bool, error) {
 		b, err := os.ReadFile(report)
-		return out.String(), err == nil && bytes.HasSuffix(b, []byte("\n")), nil
+		log, _ := os.ReadFile(output)
+		return string(log), err == nil && bytes.HasSuffix(b, []byte("\n")), nil
 	}, 3*time.Minute); err != nil {
 		t.Fatalf("the holder did not start a control plane: %v", err)
 	}
