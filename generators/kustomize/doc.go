@@ -16,6 +16,11 @@
 // manifest (.yaml, .yml, .json) of the tree, and every subdirectory that
 // has a kustomization of its own instead of its files.
 //
+// The objects come in the order kubectl kustomize prints them: kustomize's
+// legacy order (Namespaces and CRDs first, then by kind, webhooks last)
+// unless the kustomization's sortOptions choose another ("fifo" keeps the
+// order of its resources).
+//
 // Template functions, helpers ("_*" files, never copied to kustomize),
 // delimiters and the ignore file are those of package templates.
 package kustomize

@@ -37,9 +37,9 @@ func New(fsys fs.FS, dir string, opts Options) (*Generator, error) {
 }
 
 // Generate renders the tree's templates, runs kustomize on the result and
-// returns its objects in kustomize's output order. A kustomization
-// kustomize refuses is a *generators.TemplateError blamed on the
-// operator's author.
+// returns its objects in kustomize's output order (see kustomizeOptions).
+// A kustomization kustomize refuses is a *generators.TemplateError blamed
+// on the operator's author.
 func (g *Generator) Generate(ctx context.Context, namespace, name string, parameters map[string]any) ([]client.Object, error) {
 	files, err := g.src.Render(ctx, namespace, name, parameters)
 	if err != nil {
@@ -64,7 +64,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			return nil, err
 		}
 	}
-	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fsys, root)
+	m, err := krusty.MakeKustomizer(kustomizeOptions()).Run(fsys, root)
 	if err != nil {
 		return nil, &generators.TemplateError{Template: source, Author: failure.AuthorOperator, Err: err}
 	}
