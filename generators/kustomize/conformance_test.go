@@ -23,6 +23,9 @@ func TestSameOutputAsKubectlKustomize(t *testing.T) {
 		{"legacy order by default", "legacy-order"},
 		// sortOptions in the kustomization keep the resources' order.
 		{"sortOptions fifo", "fifo-order"},
+		// Text a manifest holds is kept, even what text/template prints
+		// for a missing value.
+		{"literal <no value>", "no-value"},
 	}
 	fsys := os.DirFS("testdata/conformance")
 	for _, tt := range tests {

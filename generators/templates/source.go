@@ -40,6 +40,7 @@ func Load(fsys fs.FS, dir string, opts Options) (*Source, error) {
 			return nil, &generators.TemplateError{Template: f.Path, Author: failure.AuthorOperator, Err: err}
 		}
 	}
+	printNothingForNoValue(base)
 	return &Source{files: files, base: base, custom: slices.Collect(maps.Keys(opts.Funcs))}, nil
 }
 
@@ -111,7 +112,7 @@ func (s *Source) render(ctx context.Context, namespace, name string, parameters 
 			return nil, &generators.TemplateError{Template: f.Path, Author: failure.AuthorUser,
 				Field: env.EffectiveParametersPath(), Err: err}
 		}
-		out = append(out, File{Path: f.Path, Data: []byte(strings.ReplaceAll(b.String(), noValue, ""))})
+		out = append(out, File{Path: f.Path, Data: []byte(b.String())})
 	}
 	return out, nil
 }
