@@ -21,7 +21,7 @@ import (
 // rendering to the next (random salts, keys, nonces, the clock), which
 // would make the object reconciler rewrite the objects on every pass.
 var nondeterministic = []string{
-	"ago", "shuffle", "bcrypt", "htpasswd", "encryptAES",
+	"ago", "randInt", "shuffle", "bcrypt", "htpasswd", "encryptAES",
 	"genPrivateKey", "buildCustomCert", "genCA", "genCAWithKey",
 	"genSelfSignedCert", "genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey",
 }
