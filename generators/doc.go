@@ -18,6 +18,10 @@
 //	})
 //	objects, err := g.Generate(ctx, "shop", "web", map[string]any{"replicas": 3})
 //
+// What a rendering leaves out without failing is a Warning, which
+// Environment.Warn logs and hands to Environment.OnWarning; a reconciler
+// collects them there and records Warning events.
+//
 // Transformers compose around any generator:
 //
 //	g = generators.Transform(g,

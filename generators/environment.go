@@ -47,6 +47,10 @@ type Environment struct {
 	// Component is the component being rendered, for generators and
 	// transformers that read its metadata. Read only; may be nil.
 	Component client.Object
+	// OnWarning receives each Warning of the rendering (see Warn), from
+	// the goroutine that called Generate. Nil means warnings are only
+	// logged.
+	OnWarning func(Warning)
 }
 
 // Discovery is the part of a discovery client generators use;

@@ -53,7 +53,9 @@ func New(fsys fs.FS, dir string, opts Options) (*Generator, error) {
 // parameters as values (over the chart's values.yaml), and returns the
 // CRDs of crds/ (unless Options.SkipCRDs) and then the templates' objects,
 // in path order, with Helm hooks mapped onto the object reconciler's
-// annotations.
+// annotations. An object whose helm.sh/hook annotation names an event Helm
+// does not know is left out, as Helm leaves it out, with a
+// generators.Warning of reason ReasonUnknownHookEvent (Environment.Warn).
 func (g *Generator) Generate(ctx context.Context, namespace, name string, parameters map[string]any) ([]client.Object, error) {
 	env := generators.EnvironmentFrom(ctx)
 	field := env.EffectiveParametersPath()
@@ -119,6 +121,10 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			return nil, err
 		}
 		for _, u := range us {
+			if w, ok := unknownHook(p, u); ok {
+				env.Warn(ctx, w)
+				continue
+			}
 			keep, err := mapObject(u, env)
 			if err != nil {
 				return nil, templateError(p, err)

@@ -47,6 +47,22 @@ var knownEvents = map[string]release.HookEvent{
 	string(release.HookTest): release.HookTest, "test-success": release.HookTest,
 }
 
+// hookEvents parses the value of a helm.sh/hook annotation as Helm does
+// (events separated by commas, case and blanks ignored): the events up to
+// the first one Helm does not know, and that one, or "" when it knows all.
+func hookEvents(value string) ([]release.HookEvent, string) {
+	var events []release.HookEvent
+	for t := range strings.SplitSeq(value, ",") {
+		t = strings.ToLower(strings.TrimSpace(t))
+		e, ok := knownEvents[t]
+		if !ok {
+			return events, t
+		}
+		events = append(events, e)
+	}
+	return events, ""
+}
+
 // parseHook reads the helm.sh/hook annotations of obj; nil when it is no
 // hook.
 func parseHook(obj *unstructured.Unstructured) (*hook, error) {
@@ -55,15 +71,11 @@ func parseHook(obj *unstructured.Unstructured) (*hook, error) {
 	if !ok {
 		return nil, nil
 	}
-	h := &hook{}
-	for t := range strings.SplitSeq(types, ",") {
-		t = strings.ToLower(strings.TrimSpace(t))
-		e, ok := knownEvents[t]
-		if !ok {
-			return nil, fmt.Errorf("%s: unknown hook %q", release.HookAnnotation, t)
-		}
-		h.events = append(h.events, e)
+	events, unknown := hookEvents(types)
+	if unknown != "" {
+		return nil, fmt.Errorf("%s: unknown hook %q", release.HookAnnotation, unknown)
 	}
+	h := &hook{events: events}
 	if w, ok := ann[release.HookWeightAnnotation]; ok {
 		n, err := strconv.Atoi(strings.TrimSpace(w))
 		if err != nil || n < MinHookWeight || n > MaxHookWeight {

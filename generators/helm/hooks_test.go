@@ -74,7 +74,6 @@ func TestHookRefusals(t *testing.T) {
 		{"pre-delete", "    helm.sh/hook: pre-delete\n", "pre-delete hooks are not supported"},
 		{"post-delete among others", "    helm.sh/hook: post-install,post-delete\n", "post-delete hooks are not supported"},
 		{"hook-failed", "    helm.sh/hook: post-install\n    helm.sh/hook-delete-policy: hook-failed\n", "hook-failed is not supported"},
-		{"unknown hook", "    helm.sh/hook: pre-instal\n", `unknown hook "pre-instal"`},
 		{"unknown delete policy", "    helm.sh/hook: pre-install\n    helm.sh/hook-delete-policy: always\n", `unknown policy "always"`},
 		{"weight not a number", "    helm.sh/hook: pre-install\n    helm.sh/hook-weight: heavy\n", `"heavy" is not an integer in [-16383, 16383]`},
 		{"weight out of range", "    helm.sh/hook: pre-install\n    helm.sh/hook-weight: \"16384\"\n", `"16384" is not an integer`},

@@ -27,9 +27,18 @@ type Generator struct {
 var _ generators.Generator = &Generator{}
 
 // New loads and parses the tree at dir of fsys (a slash-separated path,
-// "." for the root).
+// "." for the root). A kustomization that inflates Helm charts
+// (helmCharts) is refused with a *generators.TemplateError blamed on the
+// operator's author.
 func New(fsys fs.FS, dir string, opts Options) (*Generator, error) {
-	src, err := templates.Load(fsys, dir, opts.Template)
+	files, err := templates.ReadTree(fsys, dir, opts.Template)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseHelmCharts(files); err != nil {
+		return nil, err
+	}
+	src, err := templates.Parse(files, opts.Template)
 	if err != nil {
 		return nil, err
 	}
@@ -37,12 +46,15 @@ func New(fsys fs.FS, dir string, opts Options) (*Generator, error) {
 }
 
 // Generate renders the tree's templates, runs kustomize on the result and
-// returns its objects in kustomize's output order. A kustomization
-// kustomize refuses is a *generators.TemplateError blamed on the
-// operator's author.
+// returns its objects in kustomize's output order (see kustomizeOptions).
+// A kustomization kustomize refuses is a *generators.TemplateError blamed
+// on the operator's author.
 func (g *Generator) Generate(ctx context.Context, namespace, name string, parameters map[string]any) ([]client.Object, error) {
 	files, err := g.src.Render(ctx, namespace, name, parameters)
 	if err != nil {
+		return nil, err
+	}
+	if err := refuseHelmCharts(files); err != nil {
 		return nil, err
 	}
 	fsys := filesys.MakeFsInMemory()
@@ -64,7 +76,7 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 			return nil, err
 		}
 	}
-	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fsys, root)
+	m, err := krusty.MakeKustomizer(kustomizeOptions()).Run(fsys, root)
 	if err != nil {
 		return nil, &generators.TemplateError{Template: source, Author: failure.AuthorOperator, Err: err}
 	}

@@ -36,7 +36,8 @@ func TestKustomizationWithPatchAndImageOverride(t *testing.T) {
 	require.NoError(t, err)
 
 	require.Len(t, objects, 3, names(objects))
-	deploy, cm := objects[0].(*unstructured.Unstructured), objects[2].(*unstructured.Unstructured)
+	// kustomize's order: ConfigMaps before Services before Deployments.
+	cm, deploy := objects[0].(*unstructured.Unstructured), objects[2].(*unstructured.Unstructured)
 	cmName := cm.GetName()
 	got := map[string]any{
 		"names":      names(objects),
@@ -48,7 +49,7 @@ func TestKustomizationWithPatchAndImageOverride(t *testing.T) {
 		"nameSuffix": len(cmName) > len("web-settings-"),
 	}
 	want := map[string]any{
-		"names":      []string{"Deployment/web-web", "Service/web-web", "ConfigMap/" + cmName},
+		"names":      []string{"ConfigMap/" + cmName, "Service/web-web", "Deployment/web-web"},
 		"settings":   map[string]any{"revision": "4", "greeting": "hello"},
 		"replicas":   int64(3),
 		"image":      "registry.example.com/nginx:1.27",
@@ -76,11 +77,12 @@ func TestGeneratedKustomization(t *testing.T) {
 	objects, err := g.Generate(t.Context(), "shop", "owner", nil)
 	require.NoError(t, err)
 
-	want := []string{"ConfigMap/a", "ServiceAccount/b", "ConfigMap/extra-cm"}
+	// kustomize's order: ServiceAccounts before ConfigMaps, then by name.
+	want := []string{"ServiceAccount/b", "ConfigMap/a", "ConfigMap/extra-cm"}
 	if diff := cmp.Diff(want, names(objects)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	require.Equal(t, "owner", objects[0].(*unstructured.Unstructured).Object["data"].(map[string]any)["owner"])
+	require.Equal(t, "owner", objects[1].(*unstructured.Unstructured).Object["data"].(map[string]any)["owner"])
 }
 
 func TestKustomizeRefusalsBlameTheOperator(t *testing.T) {

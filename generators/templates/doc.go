@@ -15,7 +15,9 @@
 // produce no output. The ignore file at the root (".generatorignore",
 // .dockerignore syntax) leaves files out. A template sees .Values (the
 // parameters), .Namespace and .Name (the component's), and .Template.Name.
-// A missing value renders as nothing, as in Helm.
+// An action whose value is missing prints nothing, as in Helm; unlike
+// Helm, which deletes the text "<no value>" from its whole output
+// afterwards, the text of a file is kept as written, that text included.
 //
 // Functions: sprig's (github.com/Masterminds/sprig/v3) except those whose
 // output changes between renderings (the clock, random values, keys and

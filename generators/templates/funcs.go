@@ -21,7 +21,7 @@ import (
 // rendering to the next (random salts, keys, nonces, the clock), which
 // would make the object reconciler rewrite the objects on every pass.
 var nondeterministic = []string{
-	"ago", "shuffle", "bcrypt", "htpasswd", "encryptAES",
+	"ago", "randInt", "shuffle", "bcrypt", "htpasswd", "encryptAES",
 	"genPrivateKey", "buildCustomCert", "genCA", "genCAWithKey",
 	"genSelfSignedCert", "genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey",
 }
@@ -40,6 +40,7 @@ func baseFuncs() template.FuncMap {
 	f["fromJson"] = fromJSON
 	f["fromJsonArray"] = fromJSONArray
 	f["required"] = required
+	f[emptyIfNoValueFunc] = emptyIfNoValue
 	// Placeholders: these depend on the rendering and are replaced then.
 	for _, n := range []string{"include", "tpl", "lookup", "localLookup", "componentDigest",
 		"componentRevision", "reconcilerName", "isInstall", "kubernetesVersion", "apiVersions"} {
@@ -99,11 +100,12 @@ func (s *renderState) renderFuncs(ctx context.Context, t *template.Template) tem
 			if err != nil {
 				return "", fmt.Errorf("tpl: %w", err)
 			}
+			printNothingForNoValue(c)
 			var b strings.Builder
 			if err := c.Execute(&b, data); err != nil {
 				return "", fmt.Errorf("tpl: %w", err)
 			}
-			return strings.ReplaceAll(b.String(), noValue, ""), nil
+			return b.String(), nil
 		},
 		"lookup":            s.lookups.Target(ctx),
 		"localLookup":       s.lookups.Local(ctx),
@@ -121,11 +123,6 @@ func (s *renderState) renderFuncs(ctx context.Context, t *template.Template) tem
 		},
 	}
 }
-
-// noValue is what text/template prints for a missing map key; it is
-// removed from the output, as Helm does, so that optional values render
-// as nothing.
-const noValue = "<no value>"
 
 func toYAML(v any) (string, error) {
 	b, err := yaml.Marshal(v)

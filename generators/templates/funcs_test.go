@@ -68,7 +68,7 @@ func TestRevisionZeroIsAnInstall(t *testing.T) {
 }
 
 func TestNondeterministicFunctionsAreAbsent(t *testing.T) {
-	for _, fn := range []string{"now", "randAlphaNum", "uuidv4", "genPrivateKey", "htpasswd", "env", "ago"} {
+	for _, fn := range []string{"now", "randAlphaNum", "randInt", "uuidv4", "genPrivateKey", "htpasswd", "env", "ago"} {
 		t.Run(fn, func(t *testing.T) {
 			_, err := render(t, "{{ "+fn+" }}", templates.Options{}, generators.Environment{}, nil)
 			require.ErrorContains(t, err, `function "`+fn+`" not defined`)

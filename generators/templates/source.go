@@ -25,13 +25,29 @@ type Source struct {
 }
 
 // Load reads and parses the tree at dir (a slash-separated path in fsys,
-// "." for its root). A file that does not parse fails Load with a
-// *generators.TemplateError blamed on the operator's author.
+// "." for its root): ReadTree, then Parse.
 func Load(fsys fs.FS, dir string, opts Options) (*Source, error) {
-	files, err := readTree(fsys, dir, opts.ignoreFile())
+	files, err := ReadTree(fsys, dir, opts)
 	if err != nil {
 		return nil, err
 	}
+	return Parse(files, opts)
+}
+
+// ReadTree returns the files of the tree at dir (a slash-separated path in
+// fsys, "." for its root) in path order, without the ignore file and the
+// files it names: what Load parses. A generator that checks the files
+// before they are parsed reads them with ReadTree and hands them to Parse.
+// Failures are *generators.ConfigError, blamed on the operator's author.
+func ReadTree(fsys fs.FS, dir string, opts Options) ([]File, error) {
+	return readTree(fsys, dir, opts.ignoreFile())
+}
+
+// Parse parses files (as ReadTree returns them) into a Source that renders
+// them in the order given. A file that does not parse is a
+// *generators.TemplateError blamed on the operator's author.
+func Parse(files []File, opts Options) (*Source, error) {
+	files = slices.Clone(files)
 	funcs := baseFuncs()
 	maps.Copy(funcs, opts.Funcs)
 	base := template.New("").Delims(opts.LeftDelim, opts.RightDelim).Option("missingkey=zero").Funcs(funcs)
@@ -40,6 +56,7 @@ func Load(fsys fs.FS, dir string, opts Options) (*Source, error) {
 			return nil, &generators.TemplateError{Template: f.Path, Author: failure.AuthorOperator, Err: err}
 		}
 	}
+	printNothingForNoValue(base)
 	return &Source{files: files, base: base, custom: slices.Collect(maps.Keys(opts.Funcs))}, nil
 }
 
@@ -111,7 +128,7 @@ func (s *Source) render(ctx context.Context, namespace, name string, parameters 
 			return nil, &generators.TemplateError{Template: f.Path, Author: failure.AuthorUser,
 				Field: env.EffectiveParametersPath(), Err: err}
 		}
-		out = append(out, File{Path: f.Path, Data: []byte(strings.ReplaceAll(b.String(), noValue, ""))})
+		out = append(out, File{Path: f.Path, Data: []byte(b.String())})
 	}
 	return out, nil
 }
