@@ -13,7 +13,7 @@ import (
 	"github.com/opkit-dev/opkit/api/inventory"
 )
 
-// Annotation and label names, appended to "<reconciler name>/".
+// Annotation and label names, appended to "<engine name>/".
 const (
 	// AnnotationAdoptionPolicy overrides Options.AdoptionPolicy.
 	AnnotationAdoptionPolicy = "adoption-policy"
@@ -39,10 +39,10 @@ const (
 	// object: a Go duration such as "30m"; "0" turns the periodic rewrite
 	// off for it.
 	AnnotationReapplyInterval = "reapply-interval"
-	// AnnotationDigest is written by the reconciler: the desired object's
+	// AnnotationDigest is written by the engine: the desired object's
 	// digest.
 	AnnotationDigest = "digest"
-	// AnnotationOwnerID is written by the reconciler (as annotation, and
+	// AnnotationOwnerID is written by the engine (as annotation, and
 	// hashed as label): the owner id.
 	AnnotationOwnerID = "owner-id"
 )
@@ -74,10 +74,10 @@ type settings struct {
 	reapply time.Duration
 }
 
-// parseSettings reads the reconciler's annotations of u, rejecting unknown
+// parseSettings reads the engine's annotations of u, rejecting unknown
 // keys and bad values, and removes none of them (they stay on the object so
 // that users see them).
-func (r *Reconciler) parseSettings(u metav1.Object, ref inventory.Ref, pos int) (settings, error) {
+func (r *Engine) parseSettings(u metav1.Object, ref inventory.Ref, pos int) (settings, error) {
 	s := settings{
 		adoption:  r.opts.AdoptionPolicy,
 		reconcile: r.opts.ReconcilePolicy,
@@ -94,62 +94,73 @@ func (r *Reconciler) parseSettings(u metav1.Object, ref inventory.Ref, pos int) 
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		v := ann[k]
-		bad := func(reason string) error {
-			return r.invalid(ref, pos, k, "%s", reason)
-		}
-		switch strings.TrimPrefix(k, r.prefix) {
-		case AnnotationAdoptionPolicy:
-			if s.adoption = AdoptionPolicy(v); !validAdoption(s.adoption) {
-				return s, bad(fmt.Sprintf("unknown adoption policy %q", v))
-			}
-		case AnnotationReconcilePolicy:
-			if s.reconcile = ReconcilePolicy(v); !validReconcile(s.reconcile) {
-				return s, bad(fmt.Sprintf("unknown reconcile policy %q", v))
-			}
-		case AnnotationUpdatePolicy:
-			if s.update = UpdatePolicy(v); !validUpdate(s.update) {
-				return s, bad(fmt.Sprintf("unknown update policy %q", v))
-			}
-		case AnnotationDeletePolicy:
-			if s.deletion = DeletePolicy(v); !validDelete(s.deletion) {
-				return s, bad(fmt.Sprintf("unknown delete policy %q", v))
-			}
-		case AnnotationApplyOrder, AnnotationDeleteOrder, AnnotationPurgeOrder:
-			n, err := strconv.Atoi(v)
-			if err != nil || n < MinOrder || n > MaxOrder {
-				return s, bad(fmt.Sprintf("%q is not an integer in [%d, %d]", v, MinOrder, MaxOrder))
-			}
-			switch strings.TrimPrefix(k, r.prefix) {
-			case AnnotationApplyOrder:
-				s.applyOrder = n
-			case AnnotationDeleteOrder:
-				s.delOrder = n
-			default:
-				s.purgeOrder = &n
-			}
-		case AnnotationStatusHint:
-			h, err := parseStatusHint(v)
-			if err != nil {
-				return s, bad(err.Error())
-			}
-			s.hint = h
-		case AnnotationReapplyInterval:
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				return s, bad(fmt.Sprintf("%q is not a non-negative duration such as 30m", v))
-			}
-			s.reapply = d
-		case AnnotationDigest, AnnotationOwnerID:
-			return s, bad("is written by the reconciler and must not be set")
-		default:
-			return s, bad("unknown annotation")
+		if reason := s.set(strings.TrimPrefix(k, r.prefix), ann[k]); reason != "" {
+			return s, r.invalid(ref, pos, k, "%s", reason)
 		}
 	}
 	if s.purgeOrder != nil && *s.purgeOrder < s.applyOrder {
 		return s, r.invalid(ref, pos, r.prefix+AnnotationPurgeOrder, "purge order %d is before the apply order %d", *s.purgeOrder, s.applyOrder)
 	}
 	return s, nil
+}
+
+// set applies the annotation named suffix (below the engine's prefix)
+// with value v, and says what is wrong with it, if anything.
+func (s *settings) set(suffix, v string) string {
+	switch suffix {
+	case AnnotationAdoptionPolicy:
+		if s.adoption = AdoptionPolicy(v); !validAdoption(s.adoption) {
+			return fmt.Sprintf("unknown adoption policy %q", v)
+		}
+	case AnnotationReconcilePolicy:
+		if s.reconcile = ReconcilePolicy(v); !validReconcile(s.reconcile) {
+			return fmt.Sprintf("unknown reconcile policy %q", v)
+		}
+	case AnnotationUpdatePolicy:
+		if s.update = UpdatePolicy(v); !validUpdate(s.update) {
+			return fmt.Sprintf("unknown update policy %q", v)
+		}
+	case AnnotationDeletePolicy:
+		if s.deletion = DeletePolicy(v); !validDelete(s.deletion) {
+			return fmt.Sprintf("unknown delete policy %q", v)
+		}
+	case AnnotationApplyOrder, AnnotationDeleteOrder, AnnotationPurgeOrder:
+		return s.setOrder(suffix, v)
+	case AnnotationStatusHint:
+		h, err := parseStatusHint(v)
+		if err != nil {
+			return err.Error()
+		}
+		s.hint = h
+	case AnnotationReapplyInterval:
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Sprintf("%q is not a non-negative duration such as 30m", v)
+		}
+		s.reapply = d
+	case AnnotationDigest, AnnotationOwnerID:
+		return "is written by the engine and must not be set"
+	default:
+		return "unknown annotation"
+	}
+	return ""
+}
+
+// setOrder sets the apply, delete or purge order.
+func (s *settings) setOrder(suffix, v string) string {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < MinOrder || n > MaxOrder {
+		return fmt.Sprintf("%q is not an integer in [%d, %d]", v, MinOrder, MaxOrder)
+	}
+	switch suffix {
+	case AnnotationApplyOrder:
+		s.applyOrder = n
+	case AnnotationDeleteOrder:
+		s.delOrder = n
+	default:
+		s.purgeOrder = &n
+	}
+	return ""
 }
 
 func parseStatusHint(v string) (statusHint, error) {

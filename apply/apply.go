@@ -31,7 +31,7 @@ type TypeInfo = inventory.TypeRef
 // (its Change carries the error) and the pass stops at the end of its
 // wave. The returned error joins the objects' errors, each classified
 // (a 429 is failure.ErrRateLimited, a conflict failure.ErrRetriable).
-func (r *Reconciler) Apply(ctx context.Context, inv *inventory.Inventory, objects []client.Object, opts PassOptions) (Result, error) {
+func (r *Engine) Apply(ctx context.Context, inv *inventory.Inventory, objects []client.Object, opts PassOptions) (Result, error) {
 	ds, err := r.prepare(opts.Owner, objects)
 	if err != nil {
 		return Result{}, err

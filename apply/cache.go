@@ -10,17 +10,18 @@ import (
 )
 
 // ManagerOptions returns the cache and client options a controller-runtime
-// manager needs so that a Reconciler named name, given the manager's
+// manager needs so that an Engine named name, given the manager's
 // client, serves a no-op pass over objects of kinds from memory, with no
 // request to the API server:
 //
-//   - the cache of each kind holds only objects carrying the reconciler's
+//   - the cache of each kind holds only objects carrying the engine's
 //     owner label (any owner), so it does not mirror unrelated objects;
 //   - managed fields are stripped from every cached object (they are half
 //     of a typical object's size and a pass never needs them from the
-//     cache);
+//     cache), and the strings cached objects repeat (namespaces, labels,
+//     annotations, owner references, selectors) are held once;
 //   - unstructured reads are cached too (kinds the scheme does not know,
-//     and kinds the reconciler reads whole).
+//     and kinds the engine reads whole).
 //
 // Metadata-only kinds (ConfigMaps, Secrets, RBAC objects, …) are read as
 // metav1.PartialObjectMetadata and so cached by metadata-only informers;
@@ -45,7 +46,7 @@ func ManagerOptions(name string, kinds ...schema.GroupVersionKind) (cache.Option
 	}
 	return cache.Options{
 			ByObject:         byObject,
-			DefaultTransform: cache.TransformStripManagedFields(),
+			DefaultTransform: shareStrings(cache.TransformStripManagedFields()),
 		}, client.Options{
 			Cache: &client.CacheOptions{Unstructured: true},
 		}

@@ -23,7 +23,7 @@ import (
 // orphan or orphan-on-delete are only dropped from the inventory, and so
 // are those opts.Release releases. Result.Done is set when the inventory is
 // empty; call Delete again until then.
-func (r *Reconciler) Delete(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (Result, error) {
+func (r *Engine) Delete(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (Result, error) {
 	p, err := r.newPass(ctx, inv, opts)
 	if err != nil {
 		return Result{}, err
@@ -51,6 +51,39 @@ func (r *Reconciler) Delete(ctx context.Context, inv *inventory.Inventory, opts 
 // deleteItems works on the lowest delete wave that still has objects and
 // reports whether all the given items are gone.
 func (p *pass) deleteItems(ctx context.Context, keys []inventory.Key, onDelete bool, res *Result) bool {
+	steps, letGo := p.planDeletes(keys, onDelete, res)
+	res.Changes = append(res.Changes, p.letGo(ctx, letGo)...)
+	sortForDelete(steps)
+	// Namespaces used by an item that stays are deferred.
+	used := map[string]bool{}
+	for i := range p.inv.Items {
+		if k := p.inv.Items[i].Key(); k.Namespace != "" && !p.gone[k] {
+			used[k.Namespace] = true
+		}
+	}
+	deferred := false
+	for i := 0; i < len(steps); {
+		j := i
+		for j < len(steps) && steps[j].order == steps[i].order {
+			j++
+		}
+		pending, waveDeferred := p.deleteWave(ctx, steps[i:j], used, res)
+		deferred = deferred || waveDeferred
+		if pending {
+			for _, s := range steps[j:] {
+				res.Changes = append(res.Changes, Change{Object: p.item(s.key).Ref(), Action: ActionWaiting})
+			}
+			return false
+		}
+		i = j
+	}
+	return !deferred
+}
+
+// planDeletes sorts the items of keys into deletes, and objects let go
+// (released to the caller or orphaned by their policy); an item whose
+// object was never written is forgotten at once.
+func (p *pass) planDeletes(keys []inventory.Key, onDelete bool, res *Result) ([]deleteStep, []keyAction) {
 	var (
 		steps []deleteStep
 		letGo []keyAction
@@ -74,54 +107,36 @@ func (p *pass) deleteItems(ctx context.Context, keys []inventory.Key, onDelete b
 		}
 		steps = append(steps, deleteStep{key: k, order: int(it.DeleteOrder), priority: deletePriority(k.GroupKind(), p.isManagedInstance(it))})
 	}
-	res.Changes = append(res.Changes, p.letGo(ctx, letGo)...)
-	sortForDelete(steps)
-	// Namespaces used by an item that stays are deferred.
-	used := map[string]bool{}
-	for i := range p.inv.Items {
-		if k := p.inv.Items[i].Key(); k.Namespace != "" && !p.gone[k] {
-			used[k.Namespace] = true
+	return steps, letGo
+}
+
+// deleteWave deletes the objects of one delete wave at once and reports
+// whether one of them is still pending (its wave is not done) and whether
+// a namespace still in use was deferred.
+func (p *pass) deleteWave(ctx context.Context, wave []deleteStep, used map[string]bool, res *Result) (pending, deferred bool) {
+	changes := make([]Change, len(wave))
+	forEach(len(wave), p.r.opts.Concurrency, func(n int) {
+		k := wave[n].key
+		if k.GroupKind() == gkNamespace && used[k.Name] {
+			changes[n] = Change{Object: p.item(k).Ref(), Action: ActionWaiting}
+			return
+		}
+		changes[n] = p.deleteItem(ctx, p.item(k))
+	})
+	for n, ch := range changes {
+		switch {
+		case ch.Action == ActionWaiting && wave[n].key.GroupKind() == gkNamespace:
+			// Deferred, not blocking: what uses it may sit in a later
+			// wave. It is deleted on the pass after they are gone.
+			deferred = true
+		case ch.Action == ActionDeleted || ch.Action == ActionSkipped:
+			p.forget(wave[n].key)
+		default:
+			pending = true
 		}
 	}
-	deferred := false
-	for i := 0; i < len(steps); {
-		j := i
-		for j < len(steps) && steps[j].order == steps[i].order {
-			j++
-		}
-		wave := steps[i:j]
-		changes := make([]Change, len(wave))
-		forEach(len(wave), p.r.opts.Concurrency, func(n int) {
-			k := wave[n].key
-			if k.GroupKind() == gkNamespace && used[k.Name] {
-				changes[n] = Change{Object: p.item(k).Ref(), Action: ActionWaiting}
-				return
-			}
-			changes[n] = p.deleteItem(ctx, p.item(k))
-		})
-		pending := false
-		for n, ch := range changes {
-			switch {
-			case ch.Action == ActionWaiting && wave[n].key.GroupKind() == gkNamespace:
-				// Deferred, not blocking: what uses it may sit in a later
-				// wave. It is deleted on the pass after they are gone.
-				deferred = true
-			case ch.Action == ActionDeleted || ch.Action == ActionSkipped:
-				p.forget(wave[n].key)
-			default:
-				pending = true
-			}
-		}
-		res.Changes = append(res.Changes, changes...)
-		if pending {
-			for _, s := range steps[j:] {
-				res.Changes = append(res.Changes, Change{Object: p.item(s.key).Ref(), Action: ActionWaiting})
-			}
-			return false
-		}
-		i = j
-	}
-	return !deferred
+	res.Changes = append(res.Changes, changes...)
+	return pending, deferred
 }
 
 // deleteItem moves one object towards deletion and says where it is.

@@ -17,7 +17,7 @@ var volatileMetadata = []string{"creationTimestamp", "resourceVersion", "uid", "
 // decoding JSON). It is stable across map order and JSON round trips,
 // ignores null values and the metadata the server fills in, and ignores
 // annotations and labels whose key starts with ignorePrefix (the
-// reconciler's own bookkeeping; pass "" to keep all). The Reconciler uses
+// engine's own bookkeeping; pass "" to keep all). The Engine uses
 // it for unstructured objects; a typed object is digested from its own
 // JSON encoding, which is as stable and several times faster, so the same
 // object passed once typed and once unstructured is written once more.

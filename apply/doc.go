@@ -1,21 +1,21 @@
-// Package apply is the object reconciler of opkit: it applies a set of
+// Package apply is the object engine of opkit: it applies a set of
 // Kubernetes objects in apply waves and removes obsolete ones in delete
 // waves, remembering what it did in an inventory.Inventory that the caller
 // persists (typically in the status of its custom resource).
 //
-// One Reconciler, created once per controller with a fully qualified name
+// One Engine, created once per controller with a fully qualified name
 // (the prefix of every annotation and label it reads or writes, and the
 // default field manager and finalizer), serves every owner: each call names
 // its owner and the owner's values in PassOptions.
 //
-//	r, err := apply.New("zookeeper.operators.example.com", mgr.GetClient(), apply.Options{Reader: mgr.GetAPIReader()})
+//	engine, err := apply.New("zookeeper.operators.example.com", mgr.GetClient(), apply.Options{Reader: mgr.GetAPIReader()})
 //	pass := apply.PassOptions{Owner: apply.Owner{ID: string(cr.UID), DefaultNamespace: cr.Namespace}}
-//	res, err := r.Apply(ctx, &cr.Status.Inventory, objects, pass)
+//	res, err := engine.Apply(ctx, &cr.Status.Inventory, objects, pass)
 //	for _, c := range res.Changes { /* events, conditions */ }
 //	if err == nil && !res.Done { /* requeue */ }
 //	// on deletion of the owner:
-//	if ok, reason, _ := r.IsDeletionAllowed(ctx, &cr.Status.Inventory); ok {
-//		res, err := r.Delete(ctx, &cr.Status.Inventory, pass)
+//	if ok, reason, _ := engine.IsDeletionAllowed(ctx, &cr.Status.Inventory); ok {
+//		res, err := engine.Delete(ctx, &cr.Status.Inventory, pass)
 //	}
 //
 // Apply and Delete are level based: each call does what it can without
@@ -26,7 +26,7 @@
 // classes of package failure (an invalid set is failure.ErrInvalid, a
 // foreign owner failure.ErrRequeue, a 429 failure.ErrRateLimited).
 //
-// Per object, annotations under the reconciler's name override the
+// Per object, annotations under the engine's name override the
 // policies of Options (see the Annotation constants): adoption, reconcile,
 // update and delete policies, apply, delete and purge orders, a reapply
 // interval and a status hint for readiness of custom types.

@@ -19,7 +19,7 @@ import (
 // such types with a status, a change that leaves every stated field as it
 // was (a status update, a controller filling in a field) is not a write by
 // someone else. When the client's view disagrees with the record, the
-// reconciler's reader (uncached) confirms it before a write is made; on
+// engine's reader (uncached) confirms it before a write is made; on
 // success *live is replaced with what that reader saw.
 func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live *client.Object) (string, error) {
 	if d.settings.reconcile == ReconcilePolicyOnce && it.Digest != "" && p.ownerOf(*live) == p.owner.ID {

@@ -60,7 +60,7 @@ func (e *InvalidObjectError) FieldPath() string {
 const OwnershipRetryDelay = time.Minute
 
 // OwnershipError reports a live object the adoption policy does not allow
-// the reconciler to take over: it is owned by someone else, or unowned while
+// the engine to take over: it is owned by someone else, or unowned while
 // the policy is never. It is not invalid input (the desired object is fine,
 // and the other owner may let go), so its class is failure.ErrRequeue with
 // OwnershipRetryDelay: the pass fails only this object, and the caller

@@ -17,7 +17,7 @@ const (
 )
 
 // event records an event regarding obj when events are on.
-func (r *Reconciler) event(obj client.Object, warning bool, reason, action, note string, args ...any) {
+func (r *Engine) event(obj client.Object, warning bool, reason, action, note string, args ...any) {
 	if r.opts.Recorder == nil || obj == nil || reflect.ValueOf(obj).IsNil() {
 		return
 	}

@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// InformerObject returns an empty object of the type a Reconciler whose
+// InformerObject returns an empty object of the type an Engine whose
 // client has scheme reads gvk as in a pass: metadata only
 // (*metav1.PartialObjectMetadata) for the kinds whose metadata decides
 // drift (ConfigMaps, Secrets, ServiceAccounts, RBAC objects, …), the typed

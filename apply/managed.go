@@ -23,7 +23,7 @@ import (
 // else's objects. The reason names the first such instance. Types given
 // with Kind "*" are not checked, as enumerating their kinds needs
 // discovery.
-func (r *Reconciler) IsDeletionAllowed(ctx context.Context, inv *inventory.Inventory) (bool, string, error) {
+func (r *Engine) IsDeletionAllowed(ctx context.Context, inv *inventory.Inventory) (bool, string, error) {
 	var types []TypeInfo
 	for i := range inv.Items {
 		types = append(types, inv.Items[i].ManagedTypes...)
@@ -50,7 +50,7 @@ func (r *Reconciler) IsDeletionAllowed(ctx context.Context, inv *inventory.Inven
 // countInstances counts the instances of the given types across all
 // namespaces, calling visit for each. A type the server does not serve has
 // none.
-func (r *Reconciler) countInstances(ctx context.Context, types []TypeInfo, visit func(schema.GroupKind, metav1.PartialObjectMetadata)) (int, error) {
+func (r *Engine) countInstances(ctx context.Context, types []TypeInfo, visit func(schema.GroupKind, metav1.PartialObjectMetadata)) (int, error) {
 	n := 0
 	types, err := r.expandKinds(types)
 	if err != nil {
@@ -94,7 +94,7 @@ func isNoMatch(err error) bool {
 
 // expandKinds replaces types with Kind "*" by the kinds discovery lists for
 // their group and version, dropping them without discovery.
-func (r *Reconciler) expandKinds(types []TypeInfo) ([]TypeInfo, error) {
+func (r *Engine) expandKinds(types []TypeInfo) ([]TypeInfo, error) {
 	var out []TypeInfo
 	for _, t := range types {
 		if t.Kind != "*" {

@@ -20,13 +20,20 @@ func ownerLabelValue(ownerID string) string {
 }
 
 // OwnerLabelKey returns the key of the label that marks every object the
-// reconciler manages, whatever its owner: "<name>/owner-id".
-func (r *Reconciler) OwnerLabelKey() string { return r.prefix + AnnotationOwnerID }
+// engine manages, whatever its owner: "<name>/owner-id".
+func (r *Engine) OwnerLabelKey() string { return r.prefix + AnnotationOwnerID }
 
 // OwnerLabel returns the label key and value that mark the objects of one
 // owner, for listing them.
-func (r *Reconciler) OwnerLabel(ownerID string) (key, value string) {
-	return r.OwnerLabelKey(), ownerLabelValue(ownerID)
+func (r *Engine) OwnerLabel(ownerID string) (key, value string) {
+	return OwnerLabel(r.name, ownerID)
+}
+
+// OwnerLabel returns the label key and value with which the engine named
+// name marks the objects of one owner, for listing or watching them
+// without an engine at hand.
+func OwnerLabel(name, ownerID string) (key, value string) {
+	return name + "/" + AnnotationOwnerID, ownerLabelValue(ownerID)
 }
 
 // ownerOf returns the owner id of a live object: the annotation, or, when
@@ -80,7 +87,7 @@ func (p *pass) stamp(u metav1.Object, digest string) {
 // desiredDigest is the digest recorded for d: the object's own digest,
 // combined with the component digest or frozen, depending on the reconcile
 // policy.
-func (r *Reconciler) desiredDigest(d *desired, owner Owner) (string, error) {
+func (r *Engine) desiredDigest(d *desired, owner Owner) (string, error) {
 	if d.settings.reconcile == ReconcilePolicyOnce {
 		return "once", nil
 	}

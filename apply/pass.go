@@ -35,7 +35,7 @@ type PassOptions struct {
 
 // pass holds what one Apply or Delete call knows, so that it asks once.
 type pass struct {
-	r          *Reconciler
+	r          *Engine
 	owner      Owner
 	ownerLabel string
 	inv        *inventory.Inventory
@@ -53,7 +53,7 @@ type pass struct {
 	managed []TypeInfo
 }
 
-func (r *Reconciler) newPass(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (*pass, error) {
+func (r *Engine) newPass(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (*pass, error) {
 	if err := checkOwner(opts.Owner); err != nil {
 		return nil, err
 	}

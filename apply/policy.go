@@ -1,6 +1,6 @@
 package apply
 
-// AdoptionPolicy decides whether a live object that the reconciler does not
+// AdoptionPolicy decides whether a live object that the engine does not
 // own yet may be taken over.
 type AdoptionPolicy string
 
@@ -40,7 +40,7 @@ const (
 	// other managers alone.
 	UpdatePolicySSAMerge UpdatePolicy = "ssa-merge"
 	// UpdatePolicySSAOverride first moves fields owned by client-side
-	// (update) managers such as kubectl to the reconciler's field manager,
+	// (update) managers such as kubectl to the engine's field manager,
 	// then sends a server-side apply, so fields dropped from the desired
 	// object are removed.
 	UpdatePolicySSAOverride UpdatePolicy = "ssa-override"

@@ -55,11 +55,11 @@ func metadataOnly(gk schema.GroupKind, hint statusHint) bool {
 // get reads the live object of ref through rd, nil when it does not
 // exist: a *metav1.PartialObjectMetadata for metadata kinds in readLite
 // mode, an *unstructured.Unstructured otherwise. Errors are classified.
-func (r *Reconciler) get(ctx context.Context, rd client.Reader, ref inventory.Ref, mode readMode) (client.Object, error) {
+func (r *Engine) get(ctx context.Context, rd client.Reader, ref inventory.Ref, mode readMode) (client.Object, error) {
 	return r.getWith(ctx, rd, ref, mode == readLite && metadataKinds[ref.GroupVersionKind().GroupKind()])
 }
 
-func (r *Reconciler) getWith(ctx context.Context, rd client.Reader, ref inventory.Ref, lite bool) (client.Object, error) {
+func (r *Engine) getWith(ctx context.Context, rd client.Reader, ref inventory.Ref, lite bool) (client.Object, error) {
 	var live client.Object
 	gvk := ref.GroupVersionKind()
 	switch {
@@ -110,7 +110,7 @@ func full(live client.Object) (*unstructured.Unstructured, error) {
 
 // getTyped reads ref as the scheme's typed object and returns it in
 // unstructured form, nil when it does not exist.
-func (r *Reconciler) getTyped(ctx context.Context, rd client.Reader, ref inventory.Ref) (client.Object, error) {
+func (r *Engine) getTyped(ctx context.Context, rd client.Reader, ref inventory.Ref) (client.Object, error) {
 	gvk := ref.GroupVersionKind()
 	obj, err := r.client.Scheme().New(gvk)
 	if err != nil {

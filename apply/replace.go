@@ -12,7 +12,7 @@ import (
 // identity and server-owned metadata, the desired content, the desired
 // labels (replacing the live ones), annotations merged (foreign ones stay,
 // on the object and on a pod template) and finalizers merged.
-// Annotations under the reconciler's own prefix are not foreign: the
+// Annotations under the engine's own prefix are not foreign: the
 // desired object alone decides them.
 func replaced(live, want *unstructured.Unstructured, prefix string) *unstructured.Unstructured {
 	out := live.DeepCopy()

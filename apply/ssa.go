@@ -59,7 +59,7 @@ func (p *pass) serverSideApply(ctx context.Context, ref inventory.Ref, want *uns
 // isClientSideManager reports the field managers whose update entries
 // ssa-override takes over: kubectl's (kubectl, kubectl-edit,
 // kubectl-client-side-apply, …, and before-first-apply) and the
-// reconciler's own.
-func (r *Reconciler) isClientSideManager(m string) bool {
+// engine's own.
+func (r *Engine) isClientSideManager(m string) bool {
 	return m == r.opts.FieldOwner || m == "before-first-apply" || m == "kubectl" || strings.HasPrefix(m, "kubectl-")
 }

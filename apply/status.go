@@ -53,28 +53,35 @@ func readiness(live *unstructured.Unstructured, hint statusHint) (kstatus.Status
 		}
 		st = res.Status
 	}
-	if st != kstatus.CurrentStatus {
+	if st != kstatus.CurrentStatus || hintsHold(live, hint, isTrue) {
 		return st, nil
 	}
+	return kstatus.InProgressStatus, nil
+}
+
+// hintsHold reports whether an object current by its kind's rules also
+// meets its status hint: the observed generation (or, for types that keep
+// it only per condition, the Ready condition's), the Ready condition, and
+// the conditions the hint names.
+func hintsHold(live *unstructured.Unstructured, hint statusHint, isTrue func(string) bool) bool {
 	if hint.observedGeneration {
 		og, found, _ := unstructured.NestedInt64(live.Object, "status", "observedGeneration")
 		if !found {
-			// Types that keep it only per condition: the Ready condition's.
 			og, found = readyConditionGeneration(live)
 		}
 		if !found || og != live.GetGeneration() {
-			return kstatus.InProgressStatus, nil
+			return false
 		}
 	}
 	if hint.readyCondition && !isTrue("Ready") {
-		return kstatus.InProgressStatus, nil
+		return false
 	}
 	for _, c := range hint.conditions {
 		if !isTrue(c) {
-			return kstatus.InProgressStatus, nil
+			return false
 		}
 	}
-	return kstatus.CurrentStatus, nil
+	return true
 }
 
 func statusIf(ok bool) kstatus.Status {

@@ -17,8 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
-	"github.com/opkit-dev/opkit/api/failure"
-	"github.com/opkit-dev/opkit/api/failure/apierr"
 	"github.com/opkit-dev/opkit/api/inventory"
 )
 
@@ -54,117 +52,8 @@ type desired struct {
 }
 
 // invalid returns an *InvalidObjectError for d.
-func (r *Reconciler) invalid(ref inventory.Ref, pos int, annotation, format string, args ...any) *InvalidObjectError {
+func (r *Engine) invalid(ref inventory.Ref, pos int, annotation, format string, args ...any) *InvalidObjectError {
 	return &InvalidObjectError{Object: ref, Position: pos, Annotation: annotation, Reason: fmt.Sprintf(format, args...), Author: r.opts.ObjectsAuthor}
-}
-
-// prepare validates the set and turns it into desired objects, in input
-// order. Every problem of the input is an *InvalidObjectError.
-func (r *Reconciler) prepare(owner Owner, objects []client.Object) ([]*desired, error) {
-	out := make([]*desired, 0, len(objects))
-	pos := map[*desired]int{}
-	for i, obj := range objects {
-		own, gvk, err := r.privateCopy(obj)
-		if err != nil {
-			return nil, r.invalid(inventory.Ref{}, i, "", "%v", err)
-		}
-		d := &desired{obj: own, gvk: gvk}
-		if u, ok := own.(*unstructured.Unstructured); ok {
-			d.u = u
-		}
-		d.setRef()
-		pos[d] = i
-		if own.GetGenerateName() != "" {
-			return nil, r.invalid(d.ref, i, "", "generateName is not supported: objects need stable names")
-		}
-		if own.GetName() == "" {
-			return nil, r.invalid(d.ref, i, "", "name is empty")
-		}
-		if d.settings, err = r.parseSettings(own, d.ref, i); err != nil {
-			return nil, err
-		}
-		if gk := gvk.GroupKind(); d.settings.purgeOrder != nil && (gk == gkNamespace || gk == gkCRD || gk == gkAPIService) {
-			return nil, r.invalid(d.ref, i, r.prefix+AnnotationPurgeOrder, "not allowed on namespaces, CRDs and APIServices")
-		}
-		if gvk.GroupKind() == gkSecret {
-			if err := mergeStringData(own); err != nil {
-				return nil, r.invalid(d.ref, i, "", "%v", err)
-			}
-		}
-		if gk := gvk.GroupKind(); gk == gkCRD || gk == gkAPIService {
-			c, err := d.content()
-			if err != nil {
-				return nil, r.invalid(d.ref, i, "", "%v", err)
-			}
-			if d.managedTypes, err = servedTypes(c); err != nil {
-				return nil, r.invalid(d.ref, i, "", "%v", err)
-			}
-		}
-		out = append(out, d)
-	}
-	crdScopes := map[schema.GroupKind]bool{}
-	var managed, aggregated []TypeInfo
-	for _, d := range out {
-		managed = append(managed, d.managedTypes...)
-		switch d.gvk.GroupKind() {
-		case gkCRD:
-			c, _ := d.content()
-			scope, _, _ := unstructured.NestedString(c.Object, "spec", "scope")
-			for _, t := range d.managedTypes {
-				crdScopes[schema.GroupKind{Group: t.Group, Kind: t.Kind}] = scope == "Namespaced"
-			}
-		case gkAPIService:
-			aggregated = append(aggregated, d.managedTypes...)
-		}
-	}
-	seen := make(map[inventory.Key]bool, len(out))
-	// One REST mapping per kind and pass: the mapper is slow to ask.
-	scopes := map[schema.GroupVersionKind]scopeAnswer{}
-	for _, d := range out {
-		d.managedInstance = matchesType(managed, d.gvk)
-		a, ok := scopes[d.gvk]
-		if !ok {
-			a.namespaced, a.err = r.namespaced(d.gvk, crdScopes)
-			scopes[d.gvk] = a
-		}
-		namespaced, err := a.namespaced, a.err
-		switch {
-		case err != nil && matchesType(aggregated, d.gvk):
-			// Served by an APIService of the set that may not be available
-			// yet: the scope is the one written, and the object waits for
-			// its type like any managed instance.
-			d.apiServiceInstance = true
-		case err != nil && isNoMatch(err):
-			return nil, failure.RequeueAfter(typeWait, "object %s: its type is not served (yet): %v", d.ref, err)
-		case err != nil:
-			return nil, apierr.Classify(err)
-		case !namespaced:
-			d.setNamespace("")
-		case d.obj.GetNamespace() == "":
-			if owner.DefaultNamespace == "" {
-				return nil, r.invalid(d.ref, pos[d], "", "namespaced object without namespace and no default namespace")
-			}
-			d.setNamespace(owner.DefaultNamespace)
-		}
-		d.setRef()
-		if seen[d.key] {
-			return nil, r.invalid(d.ref, pos[d], "", "appears more than once in the set")
-		}
-		seen[d.key] = true
-		if d.digest, err = r.desiredDigest(d, owner); err != nil {
-			return nil, err
-		}
-	}
-	if err := r.checkOrders(out, pos); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// scopeAnswer is a memoised answer of namespaced.
-type scopeAnswer struct {
-	namespaced bool
-	err        error
 }
 
 func (d *desired) setRef() {
@@ -175,7 +64,7 @@ func (d *desired) setRef() {
 // privateCopy returns the engine's own copy of obj, with its type set and
 // the metadata the server fills in cleared (it describes no intent, and a
 // create carrying it fails).
-func (r *Reconciler) privateCopy(obj client.Object) (client.Object, schema.GroupVersionKind, error) {
+func (r *Engine) privateCopy(obj client.Object) (client.Object, schema.GroupVersionKind, error) {
 	if obj == nil || reflect.ValueOf(obj).IsNil() {
 		return nil, schema.GroupVersionKind{}, fmt.Errorf("object is nil")
 	}
@@ -253,7 +142,7 @@ func (d *desired) setNamespace(ns string) {
 	}
 }
 
-func (r *Reconciler) namespaced(gvk schema.GroupVersionKind, crdScopes map[schema.GroupKind]bool) (bool, error) {
+func (r *Engine) namespaced(gvk schema.GroupVersionKind, crdScopes map[schema.GroupKind]bool) (bool, error) {
 	if scope, ok := crdScopes[gvk.GroupKind()]; ok {
 		return scope, nil
 	}

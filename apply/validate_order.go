@@ -8,7 +8,7 @@ package apply
 //     the set it lives in;
 //   - an instance deleted in a later wave than its type (the type is
 //     deleted only once no instance is left).
-func (r *Reconciler) checkOrders(set []*desired, pos map[*desired]int) error {
+func (r *Engine) checkOrders(set []*desired, pos map[*desired]int) error {
 	namespaces := map[string]*desired{}
 	for _, d := range set {
 		if d.gvk.GroupKind() == gkNamespace {

@@ -26,31 +26,12 @@ const typeWait = 5 * time.Second
 // applyObject brings one object to its desired state and records the result
 // in item.
 func (p *pass) applyObject(ctx context.Context, d *desired, it *inventory.Item) Change {
-	r := p.r
 	if p.skippable(d, it) {
 		return Change{Action: ActionUnchanged}
 	}
-	lite := metadataOnly(d.gvk.GroupKind(), d.settings.hint)
-	live, err := r.getWith(ctx, r.client, d.ref, lite)
-	if err != nil {
-		return Change{Err: err}
-	}
-	if live == nil {
-		if it.EffectivePhase() == inventory.PhaseCompleted && it.Digest == d.digest {
-			return Change{Action: ActionUnchanged}
-		}
-		ch := p.create(ctx, d, it)
-		if !apierrors.IsAlreadyExists(ch.Err) {
-			return ch
-		}
-		// The client's view (a cache restricted to our label, say) missed
-		// an object that exists: read it where it is and update it.
-		if live, err = r.getWith(ctx, r.reader, d.ref, false); err != nil {
-			return Change{Err: err}
-		}
-		if live == nil {
-			return Change{Err: failure.Retriable(fmt.Errorf("%s exists but its reader does not see it (is Options.Reader uncached?)", d.ref), typeWait)}
-		}
+	live, done, ch := p.liveOrCreate(ctx, d, it)
+	if done {
+		return ch
 	}
 	if live.GetDeletionTimestamp() != nil {
 		// Being deleted (by a recreate, or by someone else): wait for it to
@@ -67,19 +48,7 @@ func (p *pass) applyObject(ctx context.Context, d *desired, it *inventory.Item) 
 		return Change{Err: err}
 	}
 	if why == "" {
-		ch := Change{Action: ActionUnchanged}
-		if hasImmutableRules(d.gvk.GroupKind()) {
-			// Report what the desired object states that cannot be applied,
-			// on every pass while it lasts, without writing.
-			l, ok := live.(*unstructured.Unstructured)
-			if c, err := d.content(); ok && err == nil {
-				ch.IgnoredFields, _ = preserveImmutable(l, c.DeepCopy())
-			}
-		}
-		if err := p.observe(live, d, it, false); err != nil {
-			ch.Err = err
-		}
-		return ch
+		return p.unchanged(d, it, live)
 	}
 	p.log.V(1).Info("drift", "object", d.ref.String(), "reason", why)
 	if d.settings.update == UpdatePolicyRecreate {
@@ -90,6 +59,53 @@ func (p *pass) applyObject(ctx context.Context, d *desired, it *inventory.Item) 
 		return Change{Action: ActionRecreating}
 	}
 	return p.update(ctx, d, it, live)
+}
+
+// liveOrCreate reads the live object through the client; when there is
+// none it creates it (done, with the create's change), unless it completed
+// already. A create refused because the object exists (a cache restricted
+// to the owner's label missed it) reads it through the reader instead.
+func (p *pass) liveOrCreate(ctx context.Context, d *desired, it *inventory.Item) (client.Object, bool, Change) {
+	r := p.r
+	lite := metadataOnly(d.gvk.GroupKind(), d.settings.hint)
+	live, err := r.getWith(ctx, r.client, d.ref, lite)
+	if err != nil {
+		return nil, true, Change{Err: err}
+	}
+	if live != nil {
+		return live, false, Change{}
+	}
+	if it.EffectivePhase() == inventory.PhaseCompleted && it.Digest == d.digest {
+		return nil, true, Change{Action: ActionUnchanged}
+	}
+	ch := p.create(ctx, d, it)
+	if !apierrors.IsAlreadyExists(ch.Err) {
+		return nil, true, ch
+	}
+	if live, err = r.getWith(ctx, r.reader, d.ref, false); err != nil {
+		return nil, true, Change{Err: err}
+	}
+	if live == nil {
+		return nil, true, Change{Err: failure.Retriable(fmt.Errorf("%s exists but its reader does not see it (is Options.Reader uncached?)", d.ref), typeWait)}
+	}
+	return live, false, Change{}
+}
+
+// unchanged is the change of an object the pass need not write: the
+// immutable fields the desired object states that cannot be applied, on
+// every pass while they last, and the live object's readiness.
+func (p *pass) unchanged(d *desired, it *inventory.Item, live client.Object) Change {
+	ch := Change{Action: ActionUnchanged}
+	if hasImmutableRules(d.gvk.GroupKind()) {
+		l, ok := live.(*unstructured.Unstructured)
+		if c, err := d.content(); ok && err == nil {
+			ch.IgnoredFields, _ = preserveImmutable(l, c.DeepCopy())
+		}
+	}
+	if err := p.observe(live, d, it, false); err != nil {
+		ch.Err = err
+	}
+	return ch
 }
 
 // skippable reports an object the caller's change hints say nothing
@@ -241,10 +257,10 @@ func (p *pass) observe(live client.Object, d *desired, it *inventory.Item, wrote
 	return nil
 }
 
-// addTypeFinalizer puts the reconciler's finalizer on a CRD or APIService,
+// addTypeFinalizer puts the engine's finalizer on a CRD or APIService,
 // so that deleting the type by hand cannot take instances with it before
-// the reconciler has seen none remain.
-func (r *Reconciler) addTypeFinalizer(obj client.Object, gvk schema.GroupVersionKind) {
+// the engine has seen none remain.
+func (r *Engine) addTypeFinalizer(obj client.Object, gvk schema.GroupVersionKind) {
 	if gk := gvk.GroupKind(); gk == gkCRD || gk == gkAPIService {
 		controllerutil.AddFinalizer(obj, r.opts.Finalizer)
 	}

@@ -25,11 +25,6 @@ var componentResources = []string{"configmaps", "services", "deployments.apps"}
 func benchComponentProcess(ns string) func(o *benchOperator) func(ctx context.Context, cfg *rest.Config) error {
 	return func(o *benchOperator) func(ctx context.Context, cfg *rest.Config) error {
 		return func(ctx context.Context, cfg *rest.Config) error {
-			cacheOpts, clientOpts := component.ManagerOptions(componentName, bundle.Kinds()...)
-			mgr, err := o.manager(cfg, ns, cacheOpts, clientOpts)
-			if err != nil {
-				return err
-			}
 			gen, err := bundle.Generator()
 			if err != nil {
 				return err
@@ -38,7 +33,12 @@ func benchComponentProcess(ns string) func(o *benchOperator) func(ctx context.Co
 			if err != nil {
 				return err
 			}
-			if err := r.SetupWithManager(mgr); err != nil {
+			cacheOpts, clientOpts := r.ManagerOptions()
+			mgr, err := o.manager(cfg, ns, cacheOpts, clientOpts)
+			if err != nil {
+				return err
+			}
+			if err := r.SetupWithManager(ctx, mgr); err != nil {
 				return err
 			}
 			o.setup(func(ctx context.Context, req ctrl.Request) error {

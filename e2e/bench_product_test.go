@@ -44,16 +44,17 @@ func benchProductProcess(ns string) func(o *benchOperator) func(ctx context.Cont
 			rc.ProgressInterval = 0
 			rc.Orphan.DrainPollInterval = 500 * time.Millisecond
 			rc.Namespaces = []string{ns}
-			cacheOpts, clientOpts := rc.ManagerOptions()
+			rc.MaxConcurrentReconciles = productWorkers
+			r, err := reconciler.New(rc)
+			if err != nil {
+				return err
+			}
+			cacheOpts, clientOpts := r.ManagerOptions()
 			mgr, err := o.manager(cfg, ns, cacheOpts, clientOpts)
 			if err != nil {
 				return err
 			}
-			r, err := reconciler.New(mgr, rc)
-			if err != nil {
-				return err
-			}
-			if err := r.SetupWithManager(mgr, reconciler.SetupOptions{MaxConcurrentReconciles: productWorkers}); err != nil {
+			if err := r.SetupWithManager(ctx, mgr); err != nil {
 				return err
 			}
 			o.setup(func(ctx context.Context, req ctrl.Request) error {

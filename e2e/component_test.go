@@ -12,7 +12,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -31,8 +30,15 @@ const componentName = "bundle.e2e.opkit.dev"
 // Bundle, built from scratch from cfg on every start.
 func componentOperator(t testing.TB, ns string) func(ctx context.Context, cfg *rest.Config) error {
 	return func(ctx context.Context, cfg *rest.Config) error {
-		cacheOpts, clientOpts := component.ManagerOptions(componentName, bundle.Kinds()...)
-		cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
+		gen, err := bundle.Generator()
+		if err != nil {
+			return err
+		}
+		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}})
+		if err != nil {
+			return err
+		}
+		cacheOpts, clientOpts := r.ManagerOptions()
 		mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 			Scheme:     testScheme(),
 			Cache:      cacheOpts,
@@ -44,15 +50,7 @@ func componentOperator(t testing.TB, ns string) func(ctx context.Context, cfg *r
 		if err != nil {
 			return err
 		}
-		gen, err := bundle.Generator()
-		if err != nil {
-			return err
-		}
-		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}})
-		if err != nil {
-			return err
-		}
-		if err := r.SetupWithManager(mgr); err != nil {
+		if err := r.SetupWithManager(ctx, mgr); err != nil {
 			return err
 		}
 		return mgr.Start(ctx)

@@ -75,7 +75,11 @@ func productOperator(t testing.TB, ns string, o operatorOptions) func(ctx contex
 			o.config(&rc)
 		}
 		rc.Namespaces = []string{ns}
-		cacheOpts, clientOpts := rc.ManagerOptions()
+		r, err := reconciler.New(rc)
+		if err != nil {
+			return err
+		}
+		cacheOpts, clientOpts := r.ManagerOptions()
 		opts := ctrl.Options{
 			Scheme:     testScheme(),
 			Cache:      cacheOpts,
@@ -91,11 +95,7 @@ func productOperator(t testing.TB, ns string, o operatorOptions) func(ctx contex
 		if err != nil {
 			return err
 		}
-		r, err := reconciler.New(mgr, rc)
-		if err != nil {
-			return err
-		}
-		if err := r.SetupWithManager(mgr, reconciler.SetupOptions{}); err != nil {
+		if err := r.SetupWithManager(ctx, mgr); err != nil {
 			return err
 		}
 		return mgr.Start(ctx)

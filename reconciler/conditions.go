@@ -11,79 +11,94 @@ import (
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/reconciler/internal/status"
+)
+
+// Condition statuses, short.
+const (
+	condTrue  = metav1.ConditionTrue
+	condFalse = metav1.ConditionFalse
 )
 
 // setConditions turns the pass into the resource's conditions. A pass
 // stopped by a rate limit does not get here: it changes no condition.
 func (r *Reconciler[CR]) setConditions(p *pass, cr CR, err error, class failure.Class) {
-	const (
-		t = metav1.ConditionTrue
-		f = metav1.ConditionFalse
-	)
-	setCondition(cr, commonsv1alpha1.ConditionPaused, f, ReasonAsExpected, "")
+	setCondition(cr, p.now, commonsv1alpha1.ConditionPaused, condFalse, ReasonAsExpected, "")
 	if op := cr.GetClusterSpec().ClusterOperation; op != nil && op.Stopped {
-		setCondition(cr, commonsv1alpha1.ConditionStopped, t, ReasonStopped, "spec.clusterOperation.stopped is set: every role group runs 0 replicas")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionStopped, condTrue, ReasonStopped, "spec.clusterOperation.stopped is set: every role group runs 0 replicas")
 	} else {
-		setCondition(cr, commonsv1alpha1.ConditionStopped, f, ReasonAsExpected, "")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionStopped, condFalse, ReasonAsExpected, "")
 	}
-
 	// A pass that met only transient failures keeps the failure the
 	// resource already reports: its lasting cause stays in view.
 	keep := failure.Transient(err) && reportsFailure(cr)
+	if keep {
+		p.log.Info("transient failure; the conditions keep the failure they report", "error", message(err))
+	}
+	setOutcomeConditions(p, cr, err, class, keep)
+	setHealthConditions(p, cr)
+	if len(p.cleanup) > 0 {
+		setCondition(cr, p.now, commonsv1alpha1.ConditionOrphanCleanupPending, condTrue, ReasonCleanupPending, strings.Join(p.cleanup, "\n"))
+	} else {
+		setCondition(cr, p.now, commonsv1alpha1.ConditionOrphanCleanupPending, condFalse, ReasonAsExpected, "")
+	}
+}
+
+// setOutcomeConditions sets ReconcileComplete, Waiting and Degraded from
+// the pass's failure and the health of the pods; keep leaves a failure
+// already reported as it is.
+func setOutcomeConditions(p *pass, cr Cluster, err error, class failure.Class, keep bool) {
 	switch {
 	case keep:
-		p.log.Info("transient failure; the conditions keep the failure they report", "error", message(err))
 	case err != nil:
-		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, f, ReasonFailed, message(err))
+		setCondition(cr, p.now, commonsv1alpha1.ConditionReconcileComplete, condFalse, ReasonFailed, message(err))
 	case !p.settled:
-		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, f, ReasonRollingOut, "objects are applied; waiting for them to be ready")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionReconcileComplete, condFalse, ReasonRollingOut, "objects are applied; waiting for them to be ready")
 	default:
-		setCondition(cr, commonsv1alpha1.ConditionReconcileComplete, t, ReasonComplete, "every object of the spec is applied and ready")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionReconcileComplete, condTrue, ReasonComplete, "every object of the spec is applied and ready")
 	}
-
 	switch {
 	case keep:
 	case class == failure.ClassRequeue:
-		setCondition(cr, commonsv1alpha1.ConditionWaiting, t, ReasonWaiting, message(err))
+		setCondition(cr, p.now, commonsv1alpha1.ConditionWaiting, condTrue, ReasonWaiting, message(err))
 	default:
-		setCondition(cr, commonsv1alpha1.ConditionWaiting, f, ReasonAsExpected, "")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionWaiting, condFalse, ReasonAsExpected, "")
 	}
-
 	h := p.health
 	switch {
-	case keep && conditionIs(cr, commonsv1alpha1.ConditionDegraded, t, ReasonFailed):
+	case keep && conditionIs(cr, commonsv1alpha1.ConditionDegraded, condTrue, ReasonFailed):
 	case class == failure.ClassInvalid || class == failure.ClassOther && err != nil:
-		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonFailed, message(err))
+		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonFailed, message(err))
 	case len(h.failing) > 0:
-		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonPodsFailing, strings.Join(h.failing, "\n"))
+		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonPodsFailing, strings.Join(h.failing, "\n"))
 	case h.checkErr != nil:
-		setCondition(cr, commonsv1alpha1.ConditionDegraded, t, ReasonHealthCheckFailed, h.checkErr.Error())
+		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonHealthCheckFailed, h.checkErr.Error())
 	default:
-		setCondition(cr, commonsv1alpha1.ConditionDegraded, f, ReasonAsExpected, "")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condFalse, ReasonAsExpected, "")
 	}
+}
 
-	if h.checked {
-		switch {
-		case h.available():
-			setCondition(cr, commonsv1alpha1.ConditionAvailable, t, ReasonReady, "every role group is ready")
-		case len(h.failing) > 0:
-			setCondition(cr, commonsv1alpha1.ConditionAvailable, f, ReasonPodsFailing, strings.Join(h.failing, "\n"))
-		case h.checkErr != nil:
-			setCondition(cr, commonsv1alpha1.ConditionAvailable, f, ReasonHealthCheckFailed, h.checkErr.Error())
-		default:
-			setCondition(cr, commonsv1alpha1.ConditionAvailable, f, ReasonRollingOut, strings.Join(h.rolling, "\n"))
-		}
-		if len(h.rolling) > 0 {
-			setCondition(cr, commonsv1alpha1.ConditionProgressing, t, ReasonRollingOut, strings.Join(h.rolling, "\n"))
-		} else {
-			setCondition(cr, commonsv1alpha1.ConditionProgressing, f, ReasonAsExpected, "")
-		}
+// setHealthConditions sets Available and Progressing when the pass looked
+// at the workloads' health.
+func setHealthConditions(p *pass, cr Cluster) {
+	h := p.health
+	if !h.checked {
+		return
 	}
-
-	if len(p.cleanup) > 0 {
-		setCondition(cr, commonsv1alpha1.ConditionOrphanCleanupPending, t, ReasonCleanupPending, strings.Join(p.cleanup, "\n"))
+	switch {
+	case h.available():
+		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condTrue, ReasonReady, "every role group is ready")
+	case len(h.failing) > 0:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonPodsFailing, strings.Join(h.failing, "\n"))
+	case h.checkErr != nil:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonHealthCheckFailed, h.checkErr.Error())
+	default:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonRollingOut, strings.Join(h.rolling, "\n"))
+	}
+	if len(h.rolling) > 0 {
+		setCondition(cr, p.now, commonsv1alpha1.ConditionProgressing, condTrue, ReasonRollingOut, strings.Join(h.rolling, "\n"))
 	} else {
-		setCondition(cr, commonsv1alpha1.ConditionOrphanCleanupPending, f, ReasonAsExpected, "")
+		setCondition(cr, p.now, commonsv1alpha1.ConditionProgressing, condFalse, ReasonAsExpected, "")
 	}
 }
 
@@ -100,10 +115,6 @@ func conditionIs(cr Cluster, typ string, status metav1.ConditionStatus, reason s
 	return c != nil && c.Status == status && c.Reason == reason && c.ObservedGeneration == cr.GetGeneration()
 }
 
-// maxEventNote bounds an event's note (the events API refuses more than
-// 1 KiB).
-const maxEventNote = 1000
-
 // recordEvents records the pass's warnings, its failure and the orphan
 // cleaner's steps on the resource. The object engine's writes are logged,
 // not recorded: a reverted edit costs its write and no event. A pass that
@@ -115,10 +126,7 @@ func (r *Reconciler[CR]) recordEvents(p *pass, cr CR, err error, class failure.C
 			return
 		}
 		seen[w.reason+"\x00"+w.message] = true
-		note := w.message
-		if len(note) > maxEventNote {
-			note = note[:maxEventNote-3] + "..."
-		}
+		note := status.Truncate(w.message, status.MaxEventNote)
 		var related runtime.Object
 		if w.related != nil {
 			related = w.related

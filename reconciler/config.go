@@ -1,6 +1,7 @@
 package reconciler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,11 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/imageresolve"
 	"github.com/opkit-dev/opkit/orphan"
+	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 	"github.com/opkit-dev/opkit/sidecar"
 )
 
@@ -34,7 +37,17 @@ const (
 	// (a rollout, a wave waiting for readiness) is looked at again, as a
 	// safety net beside the watches.
 	DefaultProgressInterval = 10 * time.Second
+	// DefaultMaxConcurrentReconciles is how many cluster resources are
+	// reconciled at once.
+	DefaultMaxConcurrentReconciles = 4
 )
+
+// Watch is one extra watch: events of Object's kind become reconcile
+// requests through Handler.
+type Watch struct {
+	Object  client.Object
+	Handler handler.EventHandler
+}
 
 // Config configures a product reconciler. Name, For and Roles are
 // required; every other field's zero value is its documented default. New
@@ -108,12 +121,25 @@ type Config[CR Object[CR]] struct {
 	// reconciles at once (their role-group hooks then run concurrently
 	// too). Zero means DefaultMaxConcurrentGroups.
 	MaxConcurrentGroups int
+	// MaxConcurrentReconciles is how many cluster resources are reconciled
+	// at once. Zero means DefaultMaxConcurrentReconciles.
+	MaxConcurrentReconciles int
+	// Watches are further watches of the product's own, such as a kind its
+	// role provider reads: their events become passes through their
+	// handlers. Nil means none.
+	Watches []Watch
 	// Orphan configures the retirement of role groups removed from the
-	// spec. Its zero value is orphan's defaults; ManagedBy and Clock are
-	// taken from this Config.
+	// spec. Its zero value is orphan's defaults. The reconciler sets its
+	// ManagedBy (from ManagedBy) and Clock (from Clock) and adds
+	// ExtraKinds to its ExtraKinds; New refuses an Orphan that sets
+	// ManagedBy or Clock itself.
 	Orphan orphan.Options
-	// Apply configures the object engine every write goes through. Its
-	// Reader, Recorder and Kinds are set by the reconciler.
+	// Apply configures the object engine every write goes through. The
+	// reconciler sets its Reader (the manager's API reader), Kinds (the
+	// managed kinds: the fixed slots, the RBAC kinds with WorkloadRBAC,
+	// ExtraKinds) and Clock (from Clock); New refuses an Apply that sets
+	// any of them itself. A Recorder set here receives an event per object
+	// the engine writes, which the reconciler does not record otherwise.
 	Apply apply.Options
 	// Clock tells the time. Nil means the real clock.
 	Clock clock.PassiveClock
@@ -161,16 +187,29 @@ func (c *Config[CR]) validate() error {
 	if c.ProgressInterval < 0 {
 		bad("ProgressInterval", "%s is negative", c.ProgressInterval)
 	}
-	seen := map[string]bool{}
-	for i, ns := range c.Namespaces {
-		field := fmt.Sprintf("Namespaces[%d]", i)
-		if seen[ns] {
-			bad(field, "%q is listed twice", ns)
-		} else if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
-			bad(field, "%q is not a namespace name: %v", ns, msgs)
-		}
-		seen[ns] = true
+	if c.MaxConcurrentReconciles < 0 {
+		bad("MaxConcurrentReconciles", "%d is negative", c.MaxConcurrentReconciles)
 	}
+	for i, w := range c.Watches {
+		if w.Object == nil || w.Handler == nil {
+			bad(fmt.Sprintf("Watches[%d]", i), "needs an Object and a Handler")
+		}
+	}
+	for _, set := range []struct {
+		field, instead string
+		isSet          bool
+	}{
+		{"Apply.Reader", "the reconciler reads through the manager's API reader", c.Apply.Reader != nil},
+		{"Apply.Kinds", "list further kinds in ExtraKinds", c.Apply.Kinds != nil},
+		{"Apply.Clock", "set Clock", c.Apply.Clock != nil},
+		{"Orphan.ManagedBy", "set ManagedBy", c.Orphan.ManagedBy != ""},
+		{"Orphan.Clock", "set Clock", c.Orphan.Clock != nil},
+	} {
+		if set.isSet {
+			bad(set.field, "is set by the reconciler; leave it empty (%s)", set.instead)
+		}
+	}
+	errs = append(errs, refs.CheckNamespaces("reconciler.Config.Namespaces", c.Namespaces)...)
 	return errors.Join(errs...)
 }
 
@@ -178,18 +217,11 @@ func (c *Config[CR]) withDefaults() {
 	if c.Handler == nil {
 		c.Handler = &DefaultHandler[CR]{}
 	}
-	if c.HealthCheckTimeout == 0 {
-		c.HealthCheckTimeout = DefaultHealthCheckTimeout
-	}
-	if c.HealthCheckInterval == 0 {
-		c.HealthCheckInterval = DefaultHealthCheckInterval
-	}
-	if c.ProgressInterval == 0 {
-		c.ProgressInterval = DefaultProgressInterval
-	}
-	if c.MaxConcurrentGroups == 0 {
-		c.MaxConcurrentGroups = DefaultMaxConcurrentGroups
-	}
+	c.HealthCheckTimeout = cmp.Or(c.HealthCheckTimeout, DefaultHealthCheckTimeout)
+	c.HealthCheckInterval = cmp.Or(c.HealthCheckInterval, DefaultHealthCheckInterval)
+	c.ProgressInterval = cmp.Or(c.ProgressInterval, DefaultProgressInterval)
+	c.MaxConcurrentGroups = cmp.Or(c.MaxConcurrentGroups, DefaultMaxConcurrentGroups)
+	c.MaxConcurrentReconciles = cmp.Or(c.MaxConcurrentReconciles, DefaultMaxConcurrentReconciles)
 	if c.Clock == nil {
 		c.Clock = clock.RealClock{}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/clock"
 
 	"github.com/opkit-dev/opkit/api/failure"
 )
@@ -25,12 +27,12 @@ func TestConfigNamespaces(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config[*testCluster]{Name: "test.opkit.dev", For: &testCluster{}, Roles: StaticRoles[*testCluster](Catalog{}), Namespaces: tt.namespaces}
-			err := cfg.validate()
+			r, err := New(cfg)
 			if len(tt.wantErrs) == 0 {
 				if err != nil {
-					t.Fatalf("validate: %v", err)
+					t.Fatalf("New: %v", err)
 				}
-				cacheOpts, _ := cfg.ManagerOptions()
+				cacheOpts, _ := r.ManagerOptions()
 				var got []string
 				for ns := range cacheOpts.DefaultNamespaces {
 					got = append(got, ns)
@@ -50,5 +52,30 @@ func TestConfigNamespaces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// What the reconciler sets in the engine's and the cleaner's options is
+// refused when a Config sets it too, naming each field, rather than
+// silently replaced.
+func TestConfigRefusesWhatTheReconcilerSets(t *testing.T) {
+	cfg := Config[*testCluster]{Name: "test.opkit.dev", For: &testCluster{}, Roles: StaticRoles[*testCluster](Catalog{})}
+	cfg.Apply.Clock = clock.RealClock{}
+	cfg.Apply.Kinds = []schema.GroupVersionKind{{Version: "v1", Kind: "ConfigMap"}}
+	cfg.Orphan.ManagedBy = "someone"
+	cfg.MaxConcurrentReconciles = -1
+	_, err := New(cfg)
+	if !errors.Is(err, failure.ErrInvalid) {
+		t.Fatalf("want invalid input, got %v", err)
+	}
+	for _, want := range []string{
+		"reconciler.Config.Apply.Kinds: is set by the reconciler; leave it empty (list further kinds in ExtraKinds)",
+		"reconciler.Config.Apply.Clock: is set by the reconciler; leave it empty (set Clock)",
+		"reconciler.Config.Orphan.ManagedBy: is set by the reconciler; leave it empty (set ManagedBy)",
+		"reconciler.Config.MaxConcurrentReconciles: -1 is negative",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/builders"
@@ -65,6 +66,12 @@ type BuildContext struct {
 	// rendered from the folded config.logging, to be put into the group's
 	// ConfigMap; and whether they write log files for an agent to collect.
 	Logging LoggingFiles
+	// Client reads what a handler needs besides the build context (an S3
+	// bucket, a Secret's keys): the manager's client, which serves a kind
+	// from its cache (starting an informer on the first read of a kind it
+	// does not cache yet). It is nil where no pass runs, as in the
+	// admission checks that resolve a role group without building it.
+	Client client.Reader
 }
 
 // LoggingFiles are the rendered logging config files of a role group.

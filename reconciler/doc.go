@@ -19,10 +19,13 @@
 //		}),
 //		Image: imageresolve.Options{ProductName: "kafka", Defaults: defaults},
 //	}
-//	cacheOpts, clientOpts := cfg.ManagerOptions()
+//	r, err := reconciler.New(cfg) // a bad Config is refused here, naming every bad field
+//	cacheOpts, clientOpts := r.ManagerOptions()
 //	mgr, _ := ctrl.NewManager(restConfig, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
-//	r, err := reconciler.New(mgr, cfg)
-//	err = r.SetupWithManager(mgr, reconciler.SetupOptions{})
+//	err = r.SetupWithManager(ctx, mgr)
+//
+// The component reconciler is wired the same way: New, ManagerOptions,
+// SetupWithManager.
 //
 // Package reconciler/component is the reconciler of the second model:
 // components rendered by a generator.

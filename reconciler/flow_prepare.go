@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	"github.com/opkit-dev/opkit/api/failure"
-	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 )
 
 // MissingDependencyError reports a ConfigMap or Secret the cluster resource
@@ -51,14 +46,12 @@ func (r *Reconciler[CR]) checkDependencies(ctx context.Context, cr CR) error {
 			errs = append(errs, failure.Invalid(failure.AuthorOperator, "Dependency "+d.Name, "kind %q is neither ConfigMap nor Secret", d.Kind))
 			continue
 		}
-		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(d.Kind))
-		err := r.dependencyReader().Get(ctx, client.ObjectKey{Namespace: cr.GetNamespace(), Name: d.Name}, m)
+		exists, err := refs.Exists(ctx, r.dependencyReader(), refs.Key{Kind: d.Kind, Namespace: cr.GetNamespace(), Name: d.Name})
 		switch {
-		case apierrors.IsNotFound(err):
-			errs = append(errs, &MissingDependencyError{Dependency: d, Namespace: cr.GetNamespace()})
 		case err != nil:
-			errs = append(errs, fmt.Errorf("reading %s %s: %w", d.Kind, d.Name, apierr.Classify(err)))
+			errs = append(errs, err)
+		case !exists:
+			errs = append(errs, &MissingDependencyError{Dependency: d, Namespace: cr.GetNamespace()})
 		}
 	}
 	return errors.Join(errs...)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/builders"
+	"github.com/opkit-dev/opkit/reconciler/internal/observe"
 	"github.com/opkit-dev/opkit/sidecar"
 )
 
@@ -70,7 +70,7 @@ func (r *Reconciler[CR]) reconcileGroups(ctx context.Context, p *pass, cr CR, ro
 		inv      inventory.Inventory
 		applied  bool
 		err      error
-		panicked *groupPanic
+		panicked *observe.Panic
 	}
 	out := make([]outcome, len(groups))
 	st := cr.GetClusterStatus()
@@ -89,7 +89,8 @@ func (r *Reconciler[CR]) reconcileGroups(ctx context.Context, p *pass, cr CR, ro
 			defer func() { <-sem; wg.Done() }()
 			defer func() {
 				if v := recover(); v != nil {
-					o.panicked = &groupPanic{value: v, stack: debug.Stack()}
+					pv := observe.Recovered(v)
+					o.panicked = &pv
 				}
 			}()
 			o.target, o.applied, o.err = r.reconcileGroup(ctx, p, cr, RoleGroupTarget{
@@ -121,15 +122,6 @@ func (r *Reconciler[CR]) reconcileGroups(ctx context.Context, p *pass, cr CR, ro
 	return targets, errs
 }
 
-// groupPanic carries a role group's panic, with the stack where it
-// happened, to the pass's goroutine.
-type groupPanic struct {
-	value any
-	stack []byte
-}
-
-func (g groupPanic) String() string { return fmt.Sprint(g.value) }
-
 func (r *Reconciler[CR]) failRole(ctx context.Context, p *pass, cr CR, role string, err error) {
 	r.cfg.Hooks.roleError(ctx, cr, role, err)
 	p.fail("", err)
@@ -155,6 +147,7 @@ func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in 
 	if err != nil {
 		return groupTarget{}, false, err
 	}
+	bc.Client = r.client
 	fail := func(err error) (groupTarget, bool, error) {
 		r.cfg.Hooks.groupError(ctx, cr, bc, err)
 		return groupTarget{}, applied, err

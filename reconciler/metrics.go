@@ -1,13 +1,12 @@
 package reconciler
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/reconciler/internal/observe"
 )
 
 // metrics are the reconciler's series on controller-runtime's registry,
@@ -30,27 +29,13 @@ func newMetrics() (*metrics, error) {
 		Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
 	}, []string{"kind"})
 	var err error
-	if passes, err = register(passes); err != nil {
+	if passes, err = observe.Register(passes); err != nil {
 		return nil, err
 	}
-	if duration, err = register(duration); err != nil {
+	if duration, err = observe.Register(duration); err != nil {
 		return nil, err
 	}
 	return &metrics{passes: passes, duration: duration}, nil
-}
-
-// register registers c, or returns the collector registered before under
-// its name (every product reconciler of a process shares the series,
-// labelled by kind).
-func register[C prometheus.Collector](c C) (C, error) {
-	err := ctrlmetrics.Registry.Register(c)
-	var dup prometheus.AlreadyRegisteredError
-	if errors.As(err, &dup) {
-		if existing, ok := dup.ExistingCollector.(C); ok {
-			return existing, nil
-		}
-	}
-	return c, err
 }
 
 func (m *metrics) observe(kind string, err error, took time.Duration) {

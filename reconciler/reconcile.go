@@ -2,19 +2,21 @@ package reconciler
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/reconciler/internal/observe"
 )
 
 // Reconcile runs one pass for the cluster resource named by req:
@@ -36,26 +38,29 @@ import (
 //
 // A panic becomes an error and a ReconcilePanic event.
 func (r *Reconciler[CR]) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
+	if r.engine == nil {
+		return ctrl.Result{}, errors.New("product reconciler: SetupWithManager was not called")
+	}
 	unlock := r.serial.Lock(req.NamespacedName)
 	defer unlock()
 	start := r.cfg.Clock.Now()
-	log := logr.FromContextOrDiscard(ctx).WithValues(r.kind, req.NamespacedName)
-	ctx = logr.NewContext(ctx, log)
+	// controller-runtime's logger already names the resource.
+	log := logr.FromContextOrDiscard(ctx)
 
 	cr := r.cfg.For.DeepCopy()
 	if err := r.client.Get(ctx, req.NamespacedName, cr); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.forget(req.Namespace, req.Name)
+			r.forget(req.NamespacedName)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, apierr.Classify(err)
 	}
 	if cr.GetDeletionTimestamp() != nil {
 		log.V(1).Info("being deleted; garbage collection removes its objects")
-		r.fresh.forget(cr.GetUID())
+		r.fresh.Forget(req.NamespacedName)
 		return ctrl.Result{}, nil
 	}
-	if r.fresh.stale(cr.GetUID(), cr.GetResourceVersion()) {
+	if r.fresh.Stale(req.NamespacedName, cr.GetUID(), cr.GetResourceVersion()) {
 		// The cache has not seen this reconciler's last status write; the
 		// watch event of that write triggers the next pass.
 		log.V(1).Info("cached copy predates the last status write; waiting for the cache")
@@ -64,13 +69,10 @@ func (r *Reconciler[CR]) Reconcile(ctx context.Context, req ctrl.Request) (res c
 	var passErr error
 	defer func() {
 		if v := recover(); v != nil {
-			stack := debug.Stack()
-			if gp, ok := v.(groupPanic); ok {
-				v, stack = gp.value, gp.stack
-			}
-			retErr = fmt.Errorf("reconcile panicked: %v", v)
-			log.Error(retErr, "panic", "stack", string(stack))
-			r.recorder.Eventf(cr, nil, corev1.EventTypeWarning, ReasonReconcilePanic, "Reconcile", "%v", v)
+			pv := observe.Recovered(v)
+			retErr = fmt.Errorf("reconcile panicked: %v", pv)
+			log.Error(retErr, "panic", "stack", string(pv.Stack))
+			r.recorder.Eventf(cr, nil, corev1.EventTypeWarning, ReasonReconcilePanic, "Reconcile", "%v", pv)
 			res = ctrl.Result{}
 		}
 		observed := retErr
@@ -82,11 +84,11 @@ func (r *Reconciler[CR]) Reconcile(ctx context.Context, req ctrl.Request) (res c
 
 	orig := cr.DeepCopy()
 	if op := cr.GetClusterSpec().ClusterOperation; op != nil && op.ReconciliationPaused {
-		setCondition(cr, commonsv1alpha1.ConditionPaused, metav1.ConditionTrue, ReasonPaused,
+		setCondition(cr, start, commonsv1alpha1.ConditionPaused, metav1.ConditionTrue, ReasonPaused,
 			"spec.clusterOperation.reconciliationPaused is set: nothing is changed until it is cleared")
 		return ctrl.Result{}, r.writeStatus(ctx, orig, cr)
 	}
-	p := newPass(log, r.cfg.Clock.Now())
+	p := newPass(log, start)
 	r.run(ctx, p, cr)
 	passErr = p.err()
 	return r.finish(ctx, p, orig, cr)
@@ -187,10 +189,11 @@ func (r *Reconciler[CR]) result(p *pass, err error) (ctrl.Result, error) {
 }
 
 // forget drops what the reconciler keeps per cluster resource once it is
-// gone: its metric series.
-func (r *Reconciler[CR]) forget(namespace, name string) {
+// gone: its stale-copy record and the cleaner's metric series.
+func (r *Reconciler[CR]) forget(key types.NamespacedName) {
+	r.fresh.Forget(key)
 	gone := r.cfg.For.DeepCopy()
-	gone.SetNamespace(namespace)
-	gone.SetName(name)
+	gone.SetNamespace(key.Namespace)
+	gone.SetName(key.Name)
 	_ = r.cleaner.Forget(gone)
 }

@@ -2,6 +2,7 @@ package reconciler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/orphan"
+	"github.com/opkit-dev/opkit/reconciler/internal/fresh"
 	"github.com/opkit-dev/opkit/reconciler/internal/serial"
 	"github.com/opkit-dev/opkit/sidecar"
 )
@@ -30,7 +32,7 @@ type Reconciler[CR Object[CR]] struct {
 	apiReader client.Reader
 	scheme    *runtime.Scheme
 	recorder  recorder.EventRecorder
-	engine    *apply.Reconciler
+	engine    *apply.Engine
 	cleaner   *orphan.Cleaner
 	metrics   *metrics
 	gvk       schema.GroupVersionKind
@@ -41,7 +43,7 @@ type Reconciler[CR Object[CR]] struct {
 	vectorMemo *addressMemo
 	// fresh tells a cached resource older than the reconciler's own last
 	// status write.
-	fresh *freshness
+	fresh fresh.Versions
 	// podChecks spaces out the pod listings of unsettled groups.
 	podChecks *podChecks
 	// serial runs the passes of one resource one at a time, also when
@@ -52,43 +54,20 @@ type Reconciler[CR Object[CR]] struct {
 	log logr.Logger
 }
 
-// New checks cfg and returns a reconciler that reads and writes through
-// mgr's client (cached reads), confirms through mgr's API reader, records
-// events through mgr's recorder named cfg.Name and registers its metrics
-// on controller-runtime's registry. Build mgr with the options
-// ManagerOptions returns, so its cache holds only what the operator
-// manages. Register the reconciler with SetupWithManager.
-func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], error) {
+// New checks cfg and returns a reconciler. Build the manager with the
+// options ManagerOptions returns, so that its cache holds only what the
+// operator manages, then register the reconciler with SetupWithManager: it
+// reads and writes through the manager's client (cached reads), confirms
+// through its API reader, records events through its recorder named
+// cfg.Name, and registers its metrics on controller-runtime's registry. A
+// bad cfg is refused with an error naming every bad field.
+func New[CR Object[CR]](cfg Config[CR]) (*Reconciler[CR], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	cfg.withDefaults()
-	gvk, err := apiutil.GVKForObject(cfg.For, mgr.GetScheme())
-	if err != nil {
-		return nil, fmt.Errorf("reconciler.Config.For: the manager's scheme does not know %T: %w", cfg.For, err)
-	}
-	engineOpts := cfg.Apply
-	engineOpts.Reader = mgr.GetAPIReader()
-	engineOpts.Kinds = managedKinds(cfg.WorkloadRBAC != nil, cfg.ExtraKinds)
-	engineOpts.Clock = cfg.Clock
-	// The engine and the cleaner read every managed kind from the one
-	// informer the manager keeps for it.
-	cached := newInformerClient(mgr.GetClient(), engineOpts.Kinds)
-	engine, err := apply.New(cfg.Name, cached, engineOpts)
-	if err != nil {
-		return nil, fmt.Errorf("reconciler.Config.Apply: %w", err)
-	}
-	orphanOpts := cfg.Orphan
-	orphanOpts.ManagedBy = cfg.ManagedBy
-	orphanOpts.ExtraKinds = append(orphanOpts.ExtraKinds, cfg.ExtraKinds...)
-	if orphanOpts.Clock == nil {
-		orphanOpts.Clock = cfg.Clock
-	}
-	cleaner, err := orphan.NewCleaner(cached, mgr.GetAPIReader(), orphanOpts)
-	if err != nil {
-		return nil, fmt.Errorf("reconciler.Config.Orphan: %w", err)
-	}
 	if cfg.Sidecars == nil {
+		var err error
 		if cfg.Sidecars, err = sidecar.NewRegistry(); err != nil {
 			return nil, err
 		}
@@ -99,20 +78,44 @@ func New[CR Object[CR]](mgr manager.Manager, cfg Config[CR]) (*Reconciler[CR], e
 	}
 	return &Reconciler[CR]{
 		cfg:        cfg,
-		client:     mgr.GetClient(),
-		apiReader:  mgr.GetAPIReader(),
-		scheme:     mgr.GetScheme(),
-		log:        mgr.GetLogger().WithValues("controller", cfg.Name),
-		recorder:   mgr.GetEventRecorder(cfg.Name),
-		engine:     engine,
-		cleaner:    cleaner,
 		metrics:    m,
-		gvk:        gvk,
-		kind:       gvk.Kind,
 		vectorMemo: newAddressMemo(),
 		podChecks:  newPodChecks(cfg.Clock, cfg.ProgressInterval),
-		fresh:      newFreshness(),
 	}, nil
+}
+
+// bind takes from mgr what a pass needs: its clients, scheme and recorder,
+// the resource's kind, the object engine and the orphan cleaner.
+func (r *Reconciler[CR]) bind(mgr manager.Manager) error {
+	cfg := r.cfg
+	gvk, err := apiutil.GVKForObject(cfg.For, mgr.GetScheme())
+	if err != nil {
+		return fmt.Errorf("reconciler.Config.For: the manager's scheme does not know %T: %w", cfg.For, err)
+	}
+	engineOpts := cfg.Apply
+	engineOpts.Reader = mgr.GetAPIReader()
+	engineOpts.Kinds = r.managedKinds()
+	engineOpts.Clock = cfg.Clock
+	engine, err := apply.New(cfg.Name, mgr.GetClient(), engineOpts)
+	if err != nil {
+		return fmt.Errorf("reconciler.Config.Apply: %w", err)
+	}
+	orphanOpts := cfg.Orphan
+	orphanOpts.ManagedBy = cfg.ManagedBy
+	orphanOpts.ExtraKinds = append(slices.Clone(orphanOpts.ExtraKinds), cfg.ExtraKinds...)
+	orphanOpts.Clock = cfg.Clock
+	// The cleaner reads the managed kinds from the informers the engine
+	// reads them from.
+	cleaner, err := orphan.NewCleaner(apply.InformerClient(mgr.GetClient(), engineOpts.Kinds), mgr.GetAPIReader(), orphanOpts)
+	if err != nil {
+		return fmt.Errorf("reconciler.Config.Orphan: %w", err)
+	}
+	r.client, r.apiReader, r.scheme = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetScheme()
+	r.log = mgr.GetLogger().WithValues("controller", cfg.Name)
+	r.recorder = mgr.GetEventRecorder(cfg.Name)
+	r.engine, r.cleaner = engine, cleaner
+	r.gvk, r.kind = gvk, gvk.Kind
+	return nil
 }
 
 // dependencyReader reads dependencies: the dependency cache once running,

@@ -58,6 +58,32 @@ type Warning struct {
 // back as warnings. The reconciler calls it for every group; an admission
 // webhook calls it to refuse at admission what a pass would refuse.
 func (c *Config[CR]) ResolveRoleGroup(cr CR, t RoleGroupTarget) (*BuildContext, []Warning, error) {
+	bc, warnings, err := c.foldRoleGroup(cr, t)
+	if err != nil {
+		return nil, warnings, err
+	}
+	agent, skipped, vectorConfig, err := decideVector(bc, t.LogAgent)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if skipped != "" {
+		warnings = append(warnings, Warning{Reason: ReasonVectorSidecarSkipped, Message: skipped})
+	}
+	if bc.Logging, err = renderLogging(t.Declaration.LogProducers, bc.Config.Config, agent != nil); err != nil {
+		return nil, warnings, err
+	}
+	if vectorConfig != "" {
+		bc.Logging.Files[vector.ConfigFileName] = vectorConfig
+	}
+	if bc.Sidecars, err = c.planSidecars(t.Declaration, bc.Image, agent); err != nil {
+		return nil, warnings, fmt.Errorf("sidecars of role %q: %w", t.Role, err)
+	}
+	return bc, warnings, nil
+}
+
+// foldRoleGroup folds the role group's config, overrides and image and
+// returns the build context they make, with the warnings of the fold.
+func (c *Config[CR]) foldRoleGroup(cr CR, t RoleGroupTarget) (*BuildContext, []Warning, error) {
 	spec := cr.GetClusterSpec()
 	rs := spec.Roles[t.Role]
 	gs := rs.RoleGroups[t.RoleGroup]
@@ -99,23 +125,6 @@ func (c *Config[CR]) ResolveRoleGroup(cr CR, t RoleGroupTarget) (*BuildContext, 
 		ServiceAccountName: builders.ServiceAccountName(t.Kind, cr.GetName()),
 		Replicas:           replicasOf(gs, stopped),
 		Config:             common, Overrides: merged, Image: image,
-	}
-
-	agent, skipped, vectorConfig, err := decideVector(bc, t.LogAgent)
-	if err != nil {
-		return nil, warnings, err
-	}
-	if skipped != "" {
-		warnings = append(warnings, Warning{Reason: ReasonVectorSidecarSkipped, Message: skipped})
-	}
-	if bc.Logging, err = renderLogging(t.Declaration.LogProducers, common.Config, agent != nil); err != nil {
-		return nil, warnings, err
-	}
-	if vectorConfig != "" {
-		bc.Logging.Files[vector.ConfigFileName] = vectorConfig
-	}
-	if bc.Sidecars, err = c.planSidecars(t.Declaration, image, agent); err != nil {
-		return nil, warnings, fmt.Errorf("sidecars of role %q: %w", t.Role, err)
 	}
 	return bc, warnings, nil
 }

@@ -2,6 +2,7 @@ package reconciler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -9,56 +10,52 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 )
-
-// SetupOptions tunes SetupWithManager. The zero value is usable.
-type SetupOptions struct {
-	// MaxConcurrentReconciles is how many cluster resources are reconciled
-	// at once. Zero means 4.
-	MaxConcurrentReconciles int
-	// Watches are further watches of the product's own, such as a kind its
-	// role provider reads.
-	Watches []Watch
-}
-
-// Watch is one extra watch: events of Object's kind become reconcile
-// requests through Handler.
-type Watch struct {
-	Object  client.Object
-	Handler handler.EventHandler
-}
 
 // dependencyIndex indexes cluster resources by the ConfigMaps and Secrets
 // they depend on ("Secret/<name>").
 const dependencyIndex = ".opkit.dependencies"
 
-// SetupWithManager registers the reconciler as a controller of mgr: it
-// watches the cluster resources, every kind it applies (owned objects,
-// each through the one informer the object engine reads it from) and the
-// ConfigMaps and Secrets the resources depend on (through a cache of their
-// names and versions only). Pods are not watched: a change of a pod's
-// readiness reaches the reconciler as a change of its StatefulSet's
-// status.
-func (r *Reconciler[CR]) SetupWithManager(mgr ctrl.Manager, opts SetupOptions) error {
-	if opts.MaxConcurrentReconciles == 0 {
-		opts.MaxConcurrentReconciles = 4
+// SetupWithManager registers the reconciler as a controller of mgr named
+// Config.Name with Config.MaxConcurrentReconciles workers. See
+// SetupWithManagerAndBuilder.
+func (r *Reconciler[CR]) SetupWithManager(ctx context.Context, mgr ctrl.Manager) error {
+	return r.SetupWithManagerAndBuilder(ctx, mgr, ctrl.NewControllerManagedBy(mgr).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles}))
+}
+
+// SetupWithManagerAndBuilder registers the reconciler with mgr through
+// blder, on which it calls Named, For, Owns, Watches and Complete: use it
+// to add predicates, watches or controller options of your own. It binds
+// the reconciler to mgr (clients, scheme, recorder, the object engine and
+// the orphan cleaner) and watches the cluster resources, every kind it
+// applies (owned objects, each through the one informer the object engine
+// reads it from), Config.Watches, and the ConfigMaps and Secrets the
+// resources depend on (through a cache of their names and versions only).
+// Pods are not watched: a change of a pod's readiness reaches the
+// reconciler as a change of its StatefulSet's status. mgr should be built
+// with the options ManagerOptions returns. It may be called once.
+func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl.Manager, blder *builder.Builder) error {
+	if r.engine != nil {
+		return errors.New("reconciler: set up already")
 	}
-	ctx := context.Background()
+	if err := r.bind(mgr); err != nil {
+		return err
+	}
 	if err := mgr.GetFieldIndexer().IndexField(ctx, r.cfg.For, dependencyIndex, func(o client.Object) []string {
 		cr, ok := o.(CR)
 		if !ok {
@@ -68,7 +65,7 @@ func (r *Reconciler[CR]) SetupWithManager(mgr ctrl.Manager, opts SetupOptions) e
 	}); err != nil {
 		return fmt.Errorf("indexing dependencies: %w", err)
 	}
-	deps, err := r.newDependencyCache(mgr)
+	deps, err := refs.NewCache(mgr, r.cfg.Namespaces)
 	if err != nil {
 		return err
 	}
@@ -77,22 +74,20 @@ func (r *Reconciler[CR]) SetupWithManager(mgr ctrl.Manager, opts SetupOptions) e
 	}
 	r.deps = deps
 
-	b := ctrl.NewControllerManagedBy(mgr).
-		Named(r.cfg.Name).
-		For(r.cfg.For).
-		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles})
+	b := blder.Named(r.cfg.Name).For(r.cfg.For)
 	// Every applied kind, watched as the object engine reads it, so the
 	// watch and the engine share one informer per kind.
-	for _, gvk := range managedKinds(r.cfg.WorkloadRBAC != nil, r.cfg.ExtraKinds) {
+	for _, gvk := range r.managedKinds() {
 		b = b.Owns(apply.InformerObject(gvk, mgr.GetScheme()))
 	}
-	for _, w := range opts.Watches {
+	for _, w := range r.cfg.Watches {
 		b = b.Watches(w.Object, w.Handler)
 	}
-	for _, kind := range []string{"ConfigMap", "Secret"} {
-		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
-		b = b.WatchesRawSource(source.Kind(deps, client.Object(m), handler.EnqueueRequestsFromMapFunc(r.dependents(kind))))
+	listGVK := r.gvk.GroupVersion().WithKind(r.gvk.Kind + "List")
+	for _, kind := range refs.Kinds {
+		key := func(o client.Object) string { return kind + "/" + o.GetName() }
+		b = b.WatchesRawSource(source.Kind(deps, refs.Object(kind),
+			handler.EnqueueRequestsFromMapFunc(refs.Referring(r.client, listGVK, dependencyIndex, key, true, r.log))))
 	}
 	return b.Complete(r)
 }
@@ -112,60 +107,10 @@ func (r *Reconciler[CR]) dependencyKeys(cr CR) []string {
 	return keys
 }
 
-// dependents maps a ConfigMap or Secret to the resources that depend on it.
-func (r *Reconciler[CR]) dependents(kind string) handler.MapFunc {
-	return func(ctx context.Context, o client.Object) []reconcile.Request {
-		log := loggerFrom(ctx, r.log).WithValues("kind", kind, "name", o.GetName())
-		// The index lives on the typed informer of the resource kind.
-		obj, err := r.scheme.New(r.gvk.GroupVersion().WithKind(r.gvk.Kind + "List"))
-		if err != nil {
-			log.Error(err, "the scheme has no list type for the cluster resource")
-			return nil
-		}
-		list := obj.(client.ObjectList)
-		if err := r.client.List(ctx, list, client.InNamespace(o.GetNamespace()),
-			client.MatchingFields{dependencyIndex: kind + "/" + o.GetName()}); err != nil {
-			log.Error(err, "listing the dependents of an object")
-			return nil
-		}
-		items, err := meta.ExtractList(list)
-		if err != nil {
-			log.Error(err, "reading the dependents of an object")
-			return nil
-		}
-		reqs := make([]reconcile.Request, 0, len(items))
-		for _, it := range items {
-			if m, ok := it.(client.Object); ok {
-				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}})
-			}
-		}
-		return reqs
-	}
-}
-
-// newDependencyCache returns a cache of the names and versions of every
-// ConfigMap and Secret in the operator's namespaces (nothing else of them
-// is kept: about 200 bytes per object), which the dependency watches and
-// checks read.
-func (r *Reconciler[CR]) newDependencyCache(mgr ctrl.Manager) (cache.Cache, error) {
-	return cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient:        mgr.GetHTTPClient(),
-		Scheme:            mgr.GetScheme(),
-		Mapper:            mgr.GetRESTMapper(),
-		DefaultNamespaces: namespaces(r.cfg.Namespaces),
-		DefaultTransform: func(in any) (any, error) {
-			if m, ok := in.(*metav1.PartialObjectMetadata); ok {
-				m.ObjectMeta = metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion}
-			}
-			return in, nil
-		},
-	})
-}
-
-// managedKinds are the kinds the object engine writes for a product: the
-// fixed slots, the ServiceAccount, the workload RBAC when set, and the
+// managedKinds are the kinds the object engine writes for the product:
+// the fixed slots, the ServiceAccount, the workload RBAC when set, and the
 // product's extra kinds.
-func managedKinds(rbac bool, extra []schema.GroupVersionKind) []schema.GroupVersionKind {
+func (r *Reconciler[CR]) managedKinds() []schema.GroupVersionKind {
 	kinds := []schema.GroupVersionKind{
 		corev1.SchemeGroupVersion.WithKind("ConfigMap"),
 		corev1.SchemeGroupVersion.WithKind("Service"),
@@ -173,10 +118,10 @@ func managedKinds(rbac bool, extra []schema.GroupVersionKind) []schema.GroupVers
 		appsv1.SchemeGroupVersion.WithKind("StatefulSet"),
 		policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
 	}
-	if rbac {
+	if r.cfg.WorkloadRBAC != nil {
 		kinds = append(kinds, rbacv1.SchemeGroupVersion.WithKind("Role"), rbacv1.SchemeGroupVersion.WithKind("RoleBinding"))
 	}
-	return append(kinds, extra...)
+	return append(kinds, r.cfg.ExtraKinds...)
 }
 
 // ManagerOptions returns the cache and client options of a manager that
@@ -189,10 +134,13 @@ func managedKinds(rbac bool, extra []schema.GroupVersionKind) []schema.GroupVers
 // the manager's client, only those carrying the role groups' managed-by
 // label are cached.
 //
-//	cacheOpts, clientOpts := cfg.ManagerOptions()
+// The cache is restricted to Config.Namespaces when they are set.
+//
+//	cacheOpts, clientOpts := r.ManagerOptions()
 //	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
-func (c Config[CR]) ManagerOptions() (cache.Options, client.Options) {
-	cacheOpts, clientOpts := apply.ManagerOptions(c.Name, managedKinds(c.WorkloadRBAC != nil, c.ExtraKinds)...)
+func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
+	c := r.cfg
+	cacheOpts, clientOpts := apply.ManagerOptions(c.Name, r.managedKinds()...)
 	managedBy := c.ManagedBy
 	if managedBy == "" {
 		managedBy = commonsv1alpha1.DefaultManagedBy
@@ -200,22 +148,9 @@ func (c Config[CR]) ManagerOptions() (cache.Options, client.Options) {
 	cacheOpts.ByObject[&corev1.Pod{}] = cache.ByObject{
 		Label: labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy}),
 	}
-	cacheOpts.DefaultTransform = shareStrings(cacheOpts.DefaultTransform)
-	cacheOpts.DefaultNamespaces = namespaces(c.Namespaces)
+	cacheOpts.DefaultTransform = shareStatus(cacheOpts.DefaultTransform)
+	cacheOpts.DefaultNamespaces = refs.Namespaces(c.Namespaces)
 	return cacheOpts, clientOpts
-}
-
-// namespaces returns the cache configuration of a list of namespaces: nil,
-// every namespace, for an empty list.
-func namespaces(names []string) map[string]cache.Config {
-	if len(names) == 0 {
-		return nil
-	}
-	out := make(map[string]cache.Config, len(names))
-	for _, ns := range names {
-		out[ns] = cache.Config{}
-	}
-	return out
 }
 
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }

@@ -51,55 +51,70 @@ func (r *Reconciler[CR]) groupObjectList(cr CR, bc *BuildContext, objs *RoleGrou
 		{"StatefulSet", objs.StatefulSet, rn, true},
 		{"PodDisruptionBudget", objs.PodDisruptionBudget, rn, false},
 	}
-	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, failure.Invalid(failure.AuthorOperator, "RoleGroupObjects."+field, format, args...))
-	}
-	seen := map[string]string{}
-	var out []client.Object
-	add := func(field string, o client.Object, wave int) {
-		key, err := r.objectKey(o)
-		if err != nil {
-			bad(field, "%v", err)
-			return
-		}
-		if prev, dup := seen[key]; dup {
-			bad(field, "addresses %s, as %s does: one object, two writers", key, prev)
-			return
-		}
-		seen[key] = field
-		r.setApplyOrder(o, wave)
-		out = append(out, o)
-	}
+	l := &objectList[CR]{r: r, seen: map[string]string{}}
 	for _, s := range slots {
-		if isNil(s.obj) {
-			if s.required {
-				bad(s.field, "is required")
-			}
-			continue
-		}
-		if s.obj.GetName() != s.name {
-			bad(s.field, "is named %q; the reconciler removes this slot by its derived name %q, so it must be named so", s.obj.GetName(), s.name)
-			continue
-		}
-		if ns := s.obj.GetNamespace(); ns != cr.GetNamespace() {
-			bad(s.field, "is in namespace %q, not the cluster's %q", ns, cr.GetNamespace())
-			continue
-		}
-		wave := waveGroupPrerequisites
-		if s.field == "StatefulSet" || s.field == "PodDisruptionBudget" {
-			wave = waveGroupWorkload
-		}
-		add(s.field, s.obj, wave)
+		l.addSlot(cr, s)
 	}
 	if err := checkNamespace(cr, "RoleGroupObjects.Extras", objs.Extras); err != nil {
-		errs = append(errs, err)
+		l.errs = append(l.errs, err)
 	} else {
 		for i, o := range objs.Extras {
-			add(fmt.Sprintf("Extras[%d]", i), o, waveGroupPrerequisites)
+			l.add(fmt.Sprintf("Extras[%d]", i), o, waveGroupPrerequisites)
 		}
 	}
-	return out, errors.Join(errs...)
+	return l.out, errors.Join(l.errs...)
+}
+
+// objectList collects a role group's objects, each once, with the errors
+// of those that cannot be applied.
+type objectList[CR Object[CR]] struct {
+	r    *Reconciler[CR]
+	seen map[string]string
+	out  []client.Object
+	errs []error
+}
+
+func (l *objectList[CR]) bad(field, format string, args ...any) {
+	l.errs = append(l.errs, failure.Invalid(failure.AuthorOperator, "RoleGroupObjects."+field, format, args...))
+}
+
+// addSlot adds a fixed slot's object: present when required, named as the
+// reconciler derives the name, in the cluster's namespace.
+func (l *objectList[CR]) addSlot(cr CR, s slot) {
+	switch {
+	case isNil(s.obj):
+		if s.required {
+			l.bad(s.field, "is required")
+		}
+		return
+	case s.obj.GetName() != s.name:
+		l.bad(s.field, "is named %q; the reconciler removes this slot by its derived name %q, so it must be named so", s.obj.GetName(), s.name)
+		return
+	case s.obj.GetNamespace() != cr.GetNamespace():
+		l.bad(s.field, "is in namespace %q, not the cluster's %q", s.obj.GetNamespace(), cr.GetNamespace())
+		return
+	}
+	wave := waveGroupPrerequisites
+	if s.field == "StatefulSet" || s.field == "PodDisruptionBudget" {
+		wave = waveGroupWorkload
+	}
+	l.add(s.field, s.obj, wave)
+}
+
+// add adds an object in its apply wave, unless another field addresses it.
+func (l *objectList[CR]) add(field string, o client.Object, wave int) {
+	key, err := l.r.objectKey(o)
+	if err != nil {
+		l.bad(field, "%v", err)
+		return
+	}
+	if prev, dup := l.seen[key]; dup {
+		l.bad(field, "addresses %s, as %s does: one object, two writers", key, prev)
+		return
+	}
+	l.seen[key] = field
+	l.r.setApplyOrder(o, wave)
+	l.out = append(l.out, o)
 }
 
 // objectKey names an object by kind, namespace and name.

@@ -49,7 +49,7 @@ type fixture struct {
 	ns      string
 	c       client.WithWatch
 	counter *apicount.Counter
-	r       *apply.Reconciler
+	r       *apply.Engine
 	owner   apply.Owner
 	inv     inventory.Inventory
 }

@@ -24,9 +24,9 @@ import (
 type managed struct {
 	ns      string
 	counter *apicount.Counter
-	engine  *apply.Reconciler
+	engine  *apply.Engine
 	// chunkEngine is engine without Options.Kinds.
-	chunkEngine *apply.Reconciler
+	chunkEngine *apply.Engine
 	// raw is an uncached client on the same counted transport.
 	raw client.Client
 	// cached is the manager's client.

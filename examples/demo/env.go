@@ -66,11 +66,11 @@ func start(ctx context.Context, logs io.Writer) (*env, func() error, error) {
 
 	// One manager per operator, in this one process: each caches only the
 	// objects its own owner label marks.
-	kafkaMgr, err := e.kafkaManager(logs)
+	kafkaMgr, err := e.kafkaManager(ctx, logs)
 	if err != nil {
 		return nil, nil, errorsJoinStop(err, cp)
 	}
-	webMgr, err := e.websiteManager(logs)
+	webMgr, err := e.websiteManager(ctx, logs)
 	if err != nil {
 		return nil, nil, errorsJoinStop(err, cp)
 	}
@@ -104,30 +104,30 @@ func (e *env) newManager(logs io.Writer, scheme *runtime.Scheme, cacheOpts cache
 	})
 }
 
-func (e *env) kafkaManager(logs io.Writer) (ctrl.Manager, error) {
-	cfg, err := operator.Config(operator.Options{})
+func (e *env) kafkaManager(ctx context.Context, logs io.Writer) (ctrl.Manager, error) {
+	r, err := operator.New(operator.Options{})
 	if err != nil {
 		return nil, err
 	}
-	cacheOpts, clientOpts := cfg.ManagerOptions()
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := e.newManager(logs, operator.Scheme(), cacheOpts, clientOpts)
 	if err != nil {
 		return nil, err
 	}
-	return mgr, operator.Setup(mgr, cfg)
+	return mgr, r.SetupWithManager(ctx, mgr)
 }
 
-func (e *env) websiteManager(logs io.Writer) (ctrl.Manager, error) {
+func (e *env) websiteManager(ctx context.Context, logs io.Writer) (ctrl.Manager, error) {
 	r, err := website.New(website.Options{})
 	if err != nil {
 		return nil, err
 	}
-	cacheOpts, clientOpts := website.ManagerOptions()
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := e.newManager(logs, website.Scheme(), cacheOpts, clientOpts)
 	if err != nil {
 		return nil, err
 	}
-	return mgr, r.SetupWithManager(mgr)
+	return mgr, r.SetupWithManager(ctx, mgr)
 }
 
 // prepare creates the demo namespace and the volumes the data claims bind

@@ -42,11 +42,12 @@ func main() {
 }
 
 func run(metricsAddr, probeAddr string, leaderElect bool) error {
+	ctx := ctrl.SetupSignalHandler()
 	r, err := operator.New(operator.Options{})
 	if err != nil {
 		return err
 	}
-	cacheOpts, clientOpts := operator.ManagerOptions()
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme:                 operator.Scheme(),
 		Cache:                  cacheOpts,
@@ -65,8 +66,8 @@ func run(metricsAddr, probeAddr string, leaderElect bool) error {
 	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
 		return err
 	}
-	if err := r.SetupWithManager(mgr); err != nil {
+	if err := r.SetupWithManager(ctx, mgr); err != nil {
 		return err
 	}
-	return mgr.Start(ctrl.SetupSignalHandler())
+	return mgr.Start(ctx)
 }

@@ -2,7 +2,7 @@
 // controller-runtime reconciler for custom resources whose spec is the
 // parameters of a generator (package github.com/opkit-dev/opkit/generators:
 // Helm charts, kustomizations, Go templates). Each pass renders the
-// component's objects and applies them through the object reconciler
+// component's objects and applies them through the object engine
 // (package github.com/opkit-dev/opkit/apply), in apply waves, recording
 // what it applied in the component's status; deleting the component
 // deletes them in delete waves.
@@ -12,11 +12,11 @@
 // and wires the reconciler in main.go:
 //
 //	kinds := []schema.GroupVersionKind{appsv1.SchemeGroupVersion.WithKind("Deployment"), corev1.SchemeGroupVersion.WithKind("ConfigMap")}
-//	cacheOpts, clientOpts := component.ManagerOptions("webshop.example.com", kinds...)
-//	mgr, _ := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
 //	chart, _ := helm.New(chartFS, "chart", helm.Options{})
 //	r, err := component.New[*v1alpha1.WebShop]("webshop.example.com", chart, component.Options{Kinds: kinds})
-//	err = r.WithPostReconcileHook(notify).SetupWithManager(mgr)
+//	cacheOpts, clientOpts := r.ManagerOptions()
+//	mgr, _ := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
+//	err = r.WithPostReconcileHook(notify).SetupWithManager(ctx, mgr)
 //
 // The component's spec (with the data of its ConfigMap and Secret
 // references added) becomes the generator's parameters; a change of the

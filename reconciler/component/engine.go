@@ -9,11 +9,11 @@ import (
 	"github.com/opkit-dev/opkit/apply"
 )
 
-// engine returns the object reconciler of one pass: the reconciler's
+// engine returns the object engine of one pass: the reconciler's
 // options over the target's client, with the component's own policies,
-// reapply interval and managed types. The object reconciler keeps no
+// reapply interval and managed types. The object engine keeps no
 // state, so one per pass costs nothing but the options' validation.
-func (r *Reconciler[T]) engine(t *target, comp T) (*apply.Reconciler, error) {
+func (r *Reconciler[T]) engine(t *target, comp T) (*apply.Engine, error) {
 	opts := apply.Options{
 		FieldOwner:              r.opts.FieldOwner,
 		Finalizer:               r.opts.Finalizer,

@@ -11,6 +11,7 @@ import (
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/status"
 )
 
 // ReasonImmutableFieldIgnored is the reason of the Warning event recorded
@@ -32,7 +33,7 @@ func (r *Reconciler[T]) recordTransition(p *pass[T]) {
 		typ = corev1.EventTypeWarning
 	}
 	p.log.Info("state changed", "state", n.State, "reason", reason, "message", msg, "revision", n.Revision)
-	r.recorder.Eventf(p.comp, nil, typ, reason, "Reconcile", "%s", truncate(msg, maxEventNote))
+	r.recorder.Eventf(p.comp, nil, typ, reason, "Reconcile", "%s", status.Truncate(msg, status.MaxEventNote))
 }
 
 // eventMemory remembers, per component, the immutable fields last
@@ -83,5 +84,5 @@ func (r *Reconciler[T]) noteIgnoredFields(p *pass[T], res apply.Result) {
 		return
 	}
 	r.recorder.Eventf(p.comp, nil, corev1.EventTypeWarning, ReasonImmutableFieldIgnored, "Reconcile",
-		"%s", truncate("fields the API server does not let change are kept as they are: "+summary, maxEventNote))
+		"%s", status.Truncate("fields the API server does not let change are kept as they are: "+summary, status.MaxEventNote))
 }

@@ -57,7 +57,7 @@ func ExampleNew() {
 
 	r, err := component.New[*Note]("notes.example.com", notes, component.Options{})
 	fmt.Println(r.Name(), err)
-	// Then, in main: r.SetupWithManager(mgr).
+	// Then, in main: r.ManagerOptions() for the manager, r.SetupWithManager(ctx, mgr).
 	// Output:
 	// true true
 	// Options.DeletePolicy: unknown policy "shred"; one of delete, orphan, orphan-on-apply, orphan-on-delete

@@ -13,22 +13,42 @@ import (
 	"github.com/opkit-dev/opkit/generators"
 )
 
-// applyPass is the create/update branch of a pass.
+// applyPass is the create/update branch of a pass, as named steps run in
+// order; a step that settles the pass (a failure, a state to record
+// first) ends it.
 func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
+	for _, step := range []func(context.Context, *pass[T]) bool{
+		r.startCycle,   // first seen, inputs, suspension, digest, revision
+		r.render,       // clients, pre-reconcile hooks, the generator
+		r.applyObjects, // the object engine, watch hints, ignored fields
+		r.settle,       // ready and post-reconcile hooks, or waiting
+	} {
+		if !step(ctx, p) {
+			return
+		}
+	}
+}
+
+// startCycle records a component seen for the first time, resolves its
+// inputs, honours a suspension, starts a new processing cycle when the
+// digest of the inputs changed (restarting one still waiting for
+// readiness) and counts the revision of a new desired state.
+func (r *Reconciler[T]) startCycle(ctx context.Context, p *pass[T]) bool {
 	st := p.status
 	if st.ObservedGeneration == 0 && st.State == "" {
 		p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonFirstSeen, "seen for the first time; reconciling")
 		p.after(requeueNow)
-		return
+		return false
 	}
 	in, err := r.resolve(ctx, p.comp, false)
 	if err != nil {
-		r.fail(p, err, false)
-		return
+		r.fail(p, err)
+		return false
 	}
+	p.in = in
 	if s, ok := configuration[SuspensionConfiguration](p.comp); ok && s.IsSuspended() {
 		p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonSuspended, "suspended: the dependent objects are kept as they are")
-		return
+		return false
 	}
 	if in.digest != st.ProcessingDigest {
 		superseded := st.ProcessingSince != nil
@@ -39,29 +59,36 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 			p.setState(componentv1alpha1.StateProcessing, componentv1alpha1.ReasonRestarting,
 				"the desired state changed before the previous one was ready; starting over")
 			p.after(requeueNow)
-			return
+			return false
 		}
 	}
-	newRevision := st.ProcessingDigest != st.LastProcessingDigest
-	if newRevision {
+	p.newRevision = st.ProcessingDigest != st.LastProcessingDigest
+	if p.newRevision {
 		st.Revision++
 		st.LastProcessingDigest = st.ProcessingDigest
 		p.log.Info("rendering a new revision", "revision", st.Revision)
 	}
+	return true
+}
+
+// render builds the clients of the component's target, runs the
+// pre-reconcile hooks and renders the objects with the generator.
+func (r *Reconciler[T]) render(ctx context.Context, p *pass[T]) bool {
 	tgt, local, err := r.clients(p.comp)
 	if err != nil {
-		r.fail(p, err, false)
-		return
+		r.fail(p, err)
+		return false
 	}
-	if newRevision {
+	p.target, p.local = tgt, local
+	if p.newRevision {
 		// A new desired state may bring new types (its CRDs); let
 		// generators see them.
 		tgt.discovery.Invalidate()
 	}
 	ctx = withClients(ctx, tgt.client, local)
 	if err := r.hooks.run(ctx, preReconcile, r.client, p.comp); err != nil {
-		r.fail(p, err, false)
-		return
+		r.fail(p, err)
+		return false
 	}
 	ns, name := placement(p.comp)
 	// Lookups read uncached: the manager's cache holds only the
@@ -72,49 +99,68 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 	}
 	objects, err := r.generator.Generate(generators.WithEnvironment(ctx, generators.Environment{
 		ReconcilerName:  r.name,
-		ComponentDigest: in.digest,
-		Revision:        st.Revision,
+		ComponentDigest: p.in.digest,
+		Revision:        p.status.Revision,
 		Client:          tgt.reader,
 		LocalClient:     localReader,
 		Discovery:       tgt.discovery,
 		ParametersPath:  "spec",
 		Component:       p.comp,
-	}), ns, name, in.parameters)
+	}), ns, name, p.in.parameters)
 	if err != nil {
-		r.fail(p, fmt.Errorf("rendering: %w", err), false)
-		return
+		r.fail(p, fmt.Errorf("rendering: %w", err))
+		return false
 	}
+	p.objects = objects
+	return true
+}
+
+// applyObjects applies the rendered objects through the object engine,
+// with the hints of the watches on what changed since the last pass.
+func (r *Reconciler[T]) applyObjects(ctx context.Context, p *pass[T]) bool {
+	st, tgt := p.status, p.target
 	eng, err := r.engine(tgt, p.comp)
 	if err != nil {
-		r.fail(p, err, false)
-		return
+		r.fail(p, err)
+		return false
 	}
-	owner := apply.Owner{ID: ownerID(p.key), DefaultNamespace: ns, ComponentDigest: in.digest}
+	ns, _ := placement(p.comp)
+	owner := apply.Owner{ID: ownerID(p.key), DefaultNamespace: ns, ComponentDigest: p.in.digest}
 	var changed []inventory.Key
 	epoch := 0
 	if tgt.cached {
 		r.watch.own(r.ownerLabel(p.key), p.key)
 		changed, epoch = r.watch.take(p.key, &st.Inventory)
 	}
-	res, err := eng.Apply(ctx, &st.Inventory, objects, apply.PassOptions{Owner: owner, Changed: changed})
+	ctx = withClients(ctx, tgt.client, p.local)
+	res, err := eng.Apply(ctx, &st.Inventory, p.objects, apply.PassOptions{Owner: owner, Changed: changed})
 	if tgt.cached {
 		r.watch.done(p.key, epoch, err == nil)
 		r.watchInventory(p)
 	}
 	r.noteIgnoredFields(p, res)
 	if err != nil {
-		r.fail(p, err, false)
-		return
+		r.fail(p, err)
+		return false
 	}
-	if !res.Done {
+	p.applied = res
+	return true
+}
+
+// settle finishes a pass that applied everything it could: Processing
+// while objects are not ready, else the post-reconcile hooks and Ready.
+func (r *Reconciler[T]) settle(ctx context.Context, p *pass[T]) bool {
+	st := p.status
+	if !p.applied.Done {
 		r.waitReady(p)
-		return
+		return false
 	}
+	ctx = withClients(ctx, p.target.client, p.local)
 	if err := r.hooks.run(ctx, postReconcile, r.client, p.comp); err != nil {
-		r.fail(p, err, false)
-		return
+		r.fail(p, err)
+		return false
 	}
-	if st.State != componentv1alpha1.StateReady || st.ProcessingSince != nil || st.AppliedGeneration != p.comp.GetGeneration() || newRevision {
+	if st.State != componentv1alpha1.StateReady || st.ProcessingSince != nil || st.AppliedGeneration != p.comp.GetGeneration() || p.newRevision {
 		st.AppliedGeneration = p.comp.GetGeneration()
 		now := metav1.NewTime(p.now)
 		st.LastAppliedAt = &now
@@ -124,6 +170,7 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 	p.setState(componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, "every dependent object is applied and ready")
 	// 1 to 5% later, so that components created together spread out.
 	p.after(p.requeueInterval + jitter(p.requeueInterval*3/100, 0.66))
+	return true
 }
 
 // waitReady handles a pass that applied what it could while objects are

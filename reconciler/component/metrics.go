@@ -1,14 +1,12 @@
 package component
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
-	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/api/inventory"
+	"github.com/opkit-dev/opkit/reconciler/internal/observe"
 )
 
 // metrics are the component reconciler's series on controller-runtime's
@@ -52,35 +50,22 @@ func newMetrics() (*metrics, error) {
 		}, []string{"controller", "namespace", "name", "state"}),
 	}
 	var err error
-	if m.reconciles, err = register(m.reconciles); err != nil {
+	if m.reconciles, err = observe.Register(m.reconciles); err != nil {
 		return nil, err
 	}
-	if m.errors, err = register(m.errors); err != nil {
+	if m.errors, err = observe.Register(m.errors); err != nil {
 		return nil, err
 	}
-	if m.dependents, err = register(m.dependents); err != nil {
+	if m.dependents, err = observe.Register(m.dependents); err != nil {
 		return nil, err
 	}
-	if m.unready, err = register(m.unready); err != nil {
+	if m.unready, err = observe.Register(m.unready); err != nil {
 		return nil, err
 	}
-	if m.state, err = register(m.state); err != nil {
+	if m.state, err = observe.Register(m.state); err != nil {
 		return nil, err
 	}
 	return m, nil
-}
-
-// register registers c, or returns the collector registered before under
-// its name: every component reconciler of a process shares the series.
-func register[C prometheus.Collector](c C) (C, error) {
-	err := ctrlmetrics.Registry.Register(c)
-	var dup prometheus.AlreadyRegisteredError
-	if errors.As(err, &dup) {
-		if existing, ok := dup.ExistingCollector.(C); ok {
-			return existing, nil
-		}
-	}
-	return c, err
 }
 
 // observe records a finished pass of a component.

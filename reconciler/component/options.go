@@ -1,6 +1,8 @@
 package component
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 )
 
 // Defaults of the zero Options.
@@ -50,7 +53,7 @@ type Options struct {
 
 	// AdoptionPolicy, UpdatePolicy, DeletePolicy and
 	// MissingNamespacesPolicy are the defaults for the dependent objects;
-	// empty means the object reconciler's (if-unowned, replace, delete,
+	// empty means the object engine's (if-unowned, replace, delete,
 	// create). A PolicyConfiguration and per-object annotations override
 	// them.
 	AdoptionPolicy          apply.AdoptionPolicy
@@ -65,7 +68,7 @@ type Options struct {
 	// Kinds are the kinds the generator renders. In the component's own
 	// cluster they are watched (a live edit is reverted at once, and
 	// readiness changes trigger a pass), cached only where they carry the
-	// reconciler's owner label (pass the same list to ManagerOptions), and
+	// reconciler's owner label (see ManagerOptions), and
 	// searched for objects a lost status left behind. They must be served
 	// when the manager starts (a CRD the generator itself renders is not a
 	// candidate). Kinds not listed are watched too, from the first pass
@@ -95,22 +98,24 @@ type Options struct {
 	// Clock gives the time of status timestamps, timeouts and backoff. Nil
 	// means the real clock.
 	Clock clock.Clock
-	// Namespaces restricts the reconciler's own watch of ConfigMaps and
-	// Secrets (the references of components) to these namespaces. Give
-	// the manager's cache the same ones (cache.Options.DefaultNamespaces):
-	// an operator restricted both ways needs no rights outside them. Empty
-	// means every namespace.
+	// Namespaces restricts the operator to these namespaces: the cache of
+	// the manager ManagerOptions configures and the reconciler's own watch
+	// of ConfigMaps and Secrets (the references of components) hold only
+	// them, so the operator needs no rights outside them. Empty means
+	// every namespace.
 	Namespaces []string
 }
 
-// withDefaults validates o for reconciler name and fills in defaults.
-// Errors are failure.ErrInvalid, blamed on the operator.
+// withDefaults validates o for reconciler name and fills in defaults. The
+// error joins every bad field, each of class failure.ErrInvalid, blamed on
+// the operator and named "component.Options.<Field>".
 func (o Options) withDefaults(name string) (Options, error) {
-	bad := func(field, format string, args ...any) error {
-		return failure.Invalid(failure.AuthorOperator, "Options."+field, format, args...)
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, failure.Invalid(failure.AuthorOperator, "component.Options."+field, format, args...))
 	}
-	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
-		return o, failure.Invalid(failure.AuthorOperator, "name", "reconciler name %q: %s", name, strings.Join(errs, "; "))
+	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
+		errs = append(errs, failure.Invalid(failure.AuthorOperator, "name", "reconciler name %q: %s", name, strings.Join(msgs, "; ")))
 	}
 	if o.FieldOwner == "" {
 		o.FieldOwner = name
@@ -118,14 +123,25 @@ func (o Options) withDefaults(name string) (Options, error) {
 	if o.Finalizer == "" {
 		o.Finalizer = name + "/finalizer"
 	}
-	if errs := validation.IsQualifiedName(o.Finalizer); len(errs) > 0 {
-		return o, bad("Finalizer", "%q: %s", o.Finalizer, strings.Join(errs, "; "))
+	if msgs := validation.IsQualifiedName(o.Finalizer); len(msgs) > 0 {
+		bad("Finalizer", "%q: %s", o.Finalizer, strings.Join(msgs, "; "))
 	}
 	if o.DefaultServiceAccount != "" {
-		if errs := validation.IsDNS1123Subdomain(o.DefaultServiceAccount); len(errs) > 0 {
-			return o, bad("DefaultServiceAccount", "%q: %s", o.DefaultServiceAccount, strings.Join(errs, "; "))
+		if msgs := validation.IsDNS1123Subdomain(o.DefaultServiceAccount); len(msgs) > 0 {
+			bad("DefaultServiceAccount", "%q: %s", o.DefaultServiceAccount, strings.Join(msgs, "; "))
 		}
 	}
+	o.checkValues(bad)
+	errs = append(errs, refs.CheckNamespaces("component.Options.Namespaces", o.Namespaces)...)
+	if err := errors.Join(errs...); err != nil {
+		return o, err
+	}
+	return o.defaulted(), nil
+}
+
+// checkValues reports, through bad, the policies, durations, kinds and
+// limits that are not valid.
+func (o Options) checkValues(bad func(field, format string, args ...any)) {
 	for _, p := range []struct{ field, value string }{
 		{"AdoptionPolicy", string(o.AdoptionPolicy)},
 		{"UpdatePolicy", string(o.UpdatePolicy)},
@@ -133,7 +149,7 @@ func (o Options) withDefaults(name string) (Options, error) {
 		{"MissingNamespacesPolicy", string(o.MissingNamespacesPolicy)},
 	} {
 		if p.value != "" && !slices.Contains(policyValues[p.field], p.value) {
-			return o, bad(p.field, "unknown policy %q; one of %s", p.value, strings.Join(policyValues[p.field], ", "))
+			bad(p.field, "unknown policy %q; one of %s", p.value, strings.Join(policyValues[p.field], ", "))
 		}
 	}
 	for _, d := range []struct {
@@ -144,44 +160,32 @@ func (o Options) withDefaults(name string) (Options, error) {
 		{"RetryInterval", o.RetryInterval}, {"Timeout", o.Timeout},
 	} {
 		if d.value < 0 {
-			return o, bad(d.field, "must not be negative, got %s", d.value)
+			bad(d.field, "must not be negative, got %s", d.value)
 		}
 	}
 	for i, k := range o.Kinds {
 		if k.Kind == "" || k.Version == "" {
-			return o, bad("Kinds", "entry %d (%s) needs a version and a kind", i, k)
+			bad(fmt.Sprintf("Kinds[%d]", i), "%s needs a version and a kind", k)
 		}
 	}
-	seen := map[string]bool{}
-	for i, ns := range o.Namespaces {
-		field := fmt.Sprintf("Namespaces[%d]", i)
-		if seen[ns] {
-			return o, bad(field, "%q is listed twice", ns)
-		}
-		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
-			return o, bad(field, "%q is not a namespace name: %s", ns, strings.Join(errs, "; "))
-		}
-		seen[ns] = true
+	if o.MaxConcurrentReconciles < 0 {
+		bad("MaxConcurrentReconciles", "%d is negative", o.MaxConcurrentReconciles)
 	}
-	if o.MaxConcurrentReconciles < 0 || o.MaxTargetClients < 0 {
-		return o, bad("MaxConcurrentReconciles", "limits must not be negative")
+	if o.MaxTargetClients < 0 {
+		bad("MaxTargetClients", "%d is negative", o.MaxTargetClients)
 	}
-	if o.RequeueInterval == 0 {
-		o.RequeueInterval = DefaultRequeueInterval
-	}
-	if o.RetryInterval == 0 {
-		o.RetryInterval = DefaultRetryInterval
-	}
-	if o.MaxConcurrentReconciles == 0 {
-		o.MaxConcurrentReconciles = DefaultMaxConcurrentReconciles
-	}
-	if o.MaxTargetClients == 0 {
-		o.MaxTargetClients = DefaultMaxTargetClients
-	}
+}
+
+// defaulted fills in the defaults of the zero values.
+func (o Options) defaulted() Options {
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
 	}
-	return o, nil
+	o.RequeueInterval = cmp.Or(o.RequeueInterval, DefaultRequeueInterval)
+	o.RetryInterval = cmp.Or(o.RetryInterval, DefaultRetryInterval)
+	o.MaxConcurrentReconciles = cmp.Or(o.MaxConcurrentReconciles, DefaultMaxConcurrentReconciles)
+	o.MaxTargetClients = cmp.Or(o.MaxTargetClients, DefaultMaxTargetClients)
+	return o
 }
 
 // policyValues are the accepted policy names, by option field; the

@@ -2,6 +2,7 @@ package component
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,13 +24,13 @@ func TestOptionsAreCheckedAndDefaulted(t *testing.T) {
 		field string
 	}{
 		{"bad name", "Shop Operator", Options{}, "name"},
-		{"bad finalizer", "shop.example.com", Options{Finalizer: "a/b/c"}, "Options.Finalizer"},
-		{"bad service account", "shop.example.com", Options{DefaultServiceAccount: "Deployer!"}, "Options.DefaultServiceAccount"},
-		{"unknown policy", "shop.example.com", Options{DeletePolicy: "shred"}, "Options.DeletePolicy"},
-		{"negative interval", "shop.example.com", Options{RetryInterval: -time.Second}, "Options.RetryInterval"},
-		{"kind without version", "shop.example.com", Options{Kinds: []schema.GroupVersionKind{{Kind: "ConfigMap"}}}, "Options.Kinds"},
-		{"namespace listed twice", "shop.example.com", Options{Namespaces: []string{"shop", "shop"}}, "Options.Namespaces[1]"},
-		{"not a namespace name", "shop.example.com", Options{Namespaces: []string{"Shop_Front"}}, "Options.Namespaces[0]"},
+		{"bad finalizer", "shop.example.com", Options{Finalizer: "a/b/c"}, "component.Options.Finalizer"},
+		{"bad service account", "shop.example.com", Options{DefaultServiceAccount: "Deployer!"}, "component.Options.DefaultServiceAccount"},
+		{"unknown policy", "shop.example.com", Options{DeletePolicy: "shred"}, "component.Options.DeletePolicy"},
+		{"negative interval", "shop.example.com", Options{RetryInterval: -time.Second}, "component.Options.RetryInterval"},
+		{"kind without version", "shop.example.com", Options{Kinds: []schema.GroupVersionKind{{Kind: "ConfigMap"}}}, "component.Options.Kinds[0]"},
+		{"namespace listed twice", "shop.example.com", Options{Namespaces: []string{"shop", "shop"}}, "component.Options.Namespaces[1]"},
+		{"not a namespace name", "shop.example.com", Options{Namespaces: []string{"Shop_Front"}}, "component.Options.Namespaces[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +40,14 @@ func TestOptionsAreCheckedAndDefaulted(t *testing.T) {
 				t.Errorf("error %v: want an invalid-input error on %s blamed on the operator", err, tt.field)
 			}
 		})
+	}
+
+	// Every bad field is reported, not the first alone.
+	_, err := Options{DeletePolicy: "shred", RetryInterval: -time.Second, Namespaces: []string{"Shop_Front"}}.withDefaults("shop.example.com")
+	for _, field := range []string{"component.Options.DeletePolicy", "component.Options.RetryInterval", "component.Options.Namespaces[0]"} {
+		if err == nil || !strings.Contains(err.Error(), field+":") {
+			t.Errorf("error %v does not name %s", err, field)
+		}
 	}
 
 	got, err := Options{}.withDefaults("shop.example.com")
@@ -56,7 +65,7 @@ func TestOptionsAreCheckedAndDefaulted(t *testing.T) {
 	}
 }
 
-// The policy names a component may state are those the object reconciler
+// The policy names a component may state are those the object engine
 // accepts.
 func TestPolicyNamesMatchTheObjectReconciler(t *testing.T) {
 	c, err := client.New(&rest.Config{Host: "https://127.0.0.1:1"}, client.Options{Mapper: meta.NewDefaultRESTMapper(nil)})
@@ -79,7 +88,7 @@ func TestPolicyNamesMatchTheObjectReconciler(t *testing.T) {
 				t.Fatalf("unknown policy field %s", field)
 			}
 			if _, err := apply.New("shop.example.com", c, o); err != nil {
-				t.Errorf("%s %q: the object reconciler refuses it: %v", field, v, err)
+				t.Errorf("%s %q: the object engine refuses it: %v", field, v, err)
 			}
 		}
 	}

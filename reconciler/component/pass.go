@@ -7,8 +7,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/status"
 )
 
 // pass is what one Reconcile call knows and decides.
@@ -33,6 +36,18 @@ type pass[T Component] struct {
 	// gone is set when the component's finalizer was removed: there is no
 	// status left to write.
 	gone bool
+	// deleting is set when the component is being deleted: failures are
+	// then reported as deletion states.
+	deleting bool
+
+	// What the steps of a pass hand on to the next ones.
+	in          resolved
+	newRevision bool
+	target      *target
+	engine      *apply.Engine
+	local       client.Client
+	objects     []client.Object
+	applied     apply.Result
 }
 
 // after asks for the next pass after d at the latest.
@@ -48,15 +63,15 @@ func (p *pass[T]) after(d time.Duration) {
 // setState sets the state and the Ready condition.
 func (p *pass[T]) setState(state componentv1alpha1.State, reason, message string) {
 	p.status.State = state
-	status := metav1.ConditionFalse
+	ready := metav1.ConditionFalse
 	if state == componentv1alpha1.StateReady {
-		status = metav1.ConditionTrue
+		ready = metav1.ConditionTrue
 	}
 	meta.SetStatusCondition(&p.status.Conditions, metav1.Condition{
 		Type:               componentv1alpha1.ConditionReady,
-		Status:             status,
+		Status:             ready,
 		Reason:             reason,
-		Message:            truncate(message, maxConditionMessage),
+		Message:            status.Truncate(message, status.MaxMessage),
 		ObservedGeneration: p.comp.GetGeneration(),
 		LastTransitionTime: metav1.NewTime(p.now),
 	})
@@ -79,20 +94,6 @@ func (p *pass[T]) keepReportedFailure() bool {
 	p.status.State = orig.State
 	meta.SetStatusCondition(&p.status.Conditions, *ready.DeepCopy())
 	return true
-}
-
-// Bounds of messages: a condition's (the API allows 32 KiB) and an event
-// note's (the events API allows 1 KiB).
-const (
-	maxConditionMessage = 4096
-	maxEventNote        = 1000
-)
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-3] + "..."
 }
 
 // reasonOf returns the reason of the Ready condition, "" without one.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -17,6 +16,8 @@ import (
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/api/failure/apierr"
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/observe"
 )
 
 // Timings of the passes that follow a pass at once.
@@ -58,27 +59,28 @@ func (r *Reconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (res ct
 	}
 	unlock := r.serial.Lock(req.NamespacedName)
 	defer unlock()
-	log := logr.FromContextOrDiscard(ctx).WithValues(r.gvk.Kind, req.NamespacedName)
-	ctx = logr.NewContext(ctx, log)
+	// controller-runtime's logger already names the component.
+	log := logr.FromContextOrDiscard(ctx)
 
 	comp, _ := newObject[T]()
 	if err := r.client.Get(ctx, req.NamespacedName, comp); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.forget(req.NamespacedName)
-			r.fresh.forget(req.NamespacedName)
+			r.fresh.Forget(req.NamespacedName)
 			return ctrl.Result{}, nil
 		}
 		log.Error(err, "reading the component")
 		return ctrl.Result{RequeueAfter: r.backoff.next(req.NamespacedName, r.opts.RetryInterval)}, nil
 	}
-	if r.fresh.stale(req.NamespacedName, comp.GetUID(), comp.GetResourceVersion()) {
+	if r.fresh.Stale(req.NamespacedName, comp.GetUID(), comp.GetResourceVersion()) {
 		log.V(1).Info("the cached copy predates the reconciler's last write; waiting for the cache")
 		return ctrl.Result{RequeueAfter: staleCacheDelay}, nil
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			retErr = fmt.Errorf("component pass panicked: %v", v)
-			log.Error(retErr, "panic", "stack", string(debug.Stack()))
+			pv := observe.Recovered(v)
+			retErr = fmt.Errorf("component pass panicked: %v", pv)
+			log.Error(retErr, "panic", "stack", string(pv.Stack))
 			res = ctrl.Result{}
 		}
 	}()
@@ -90,8 +92,9 @@ func (r *Reconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (res ct
 		}
 	}
 	p := r.newPass(ctx, req.NamespacedName, comp)
+	p.deleting = deleting
 	if err := r.hooks.run(ctx, postRead, r.client, comp); err != nil {
-		r.fail(p, err, deleting)
+		r.fail(p, err)
 	} else if deleting {
 		r.deletePass(ctx, p)
 	} else {
@@ -137,8 +140,9 @@ func (r *Reconciler[T]) newPass(ctx context.Context, key types.NamespacedName, c
 // failure keeps that report: the lasting cause (an object of another
 // owner, say) stays in view while transient errors come and go, and is
 // not replaced by an error the next pass is unlikely to meet.
-func (r *Reconciler[T]) fail(p *pass[T], err error, deleting bool) {
+func (r *Reconciler[T]) fail(p *pass[T], err error) {
 	p.err = err
+	deleting := p.deleting
 	st := p.status
 	timedOut := !deleting && st.ProcessingSince != nil && p.now.Sub(st.ProcessingSince.Time) >= p.timeout
 	msg := err.Error()
@@ -225,7 +229,7 @@ func (r *Reconciler[T]) patchFinalizer(ctx context.Context, comp T, add bool) er
 		}
 		return apierr.Classify(fmt.Errorf("updating the finalizers: %w", err))
 	}
-	r.fresh.wrote(client.ObjectKeyFromObject(comp), comp.GetUID(), before.GetResourceVersion())
+	r.fresh.Wrote(client.ObjectKeyFromObject(comp), comp.GetUID(), before.GetResourceVersion())
 	return nil
 }
 
@@ -240,6 +244,6 @@ func (r *Reconciler[T]) forget(key types.NamespacedName) {
 // ownerLabel returns the value of the owner label of a component's
 // objects.
 func (r *Reconciler[T]) ownerLabel(key types.NamespacedName) string {
-	_, v := r.labels.OwnerLabel(ownerID(key))
+	_, v := apply.OwnerLabel(r.name, ownerID(key))
 	return v
 }

@@ -18,14 +18,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	"github.com/opkit-dev/opkit/api/failure"
-	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/generators"
+	"github.com/opkit-dev/opkit/reconciler/internal/fresh"
+	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 	"github.com/opkit-dev/opkit/reconciler/internal/serial"
 )
 
 // Reconciler reconciles the components of one type T: it renders each
 // component's objects with a generator and applies them through the
-// object reconciler (package apply), in the component's own cluster or a
+// object engine (package apply), in the component's own cluster or a
 // remote one, keeping the component's Status. It implements
 // controller-runtime's reconcile.Reconciler; register it with
 // SetupWithManager.
@@ -35,7 +36,7 @@ type Reconciler[T Component] struct {
 	opts      Options
 	hooks     hooks[T]
 	triggers  chan event.TypedGenericEvent[types.NamespacedName]
-	fresh     *freshness
+	fresh     fresh.Versions
 	// serial runs the passes of one component one at a time, also when
 	// Reconcile is called directly beside the manager's workers.
 	serial  serial.Keys[types.NamespacedName]
@@ -53,9 +54,8 @@ type Reconciler[T Component] struct {
 	discovery discovery.CachedDiscoveryInterface
 	gvk       schema.GroupVersionKind
 	local     *target
-	labels    *apply.Reconciler
 	targets   *targetCache
-	deps      *dependencies
+	deps      *refs.Data
 	watch     *watcher
 	metrics   *metrics
 	// log is the manager's logger, for work outside a reconcile whose
@@ -89,7 +89,6 @@ func New[T Component](name string, generator generators.Generator, opts Options)
 		generator: generator,
 		opts:      opts,
 		triggers:  make(chan event.TypedGenericEvent[types.NamespacedName], triggerBuffer),
-		fresh:     newFreshness(),
 		backoff:   newBackoff(opts.RetryInterval),
 		events:    newEventMemory(),
 	}, nil

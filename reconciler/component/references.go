@@ -93,54 +93,65 @@ func (w *walker) walk(v reflect.Value, field string, path []step, policy NotFoun
 	}
 	switch v.Kind() {
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
-			}
-			name, inline, skip := jsonName(sf)
-			if skip {
-				continue
-			}
-			p, err := tagPolicy(sf, policy)
-			if err != nil {
-				w.err = fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
-				return
-			}
-			if inline {
-				w.walk(v.Field(i), field, path, p, depth+1)
-			} else {
-				w.walk(v.Field(i), field+"."+name, append(slices.Clip(path), step{key: name}), p, depth+1)
-			}
-		}
+		w.walkStruct(v, field, path, policy, depth)
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
 			w.walk(v.Index(i), field+"["+strconv.Itoa(i)+"]", append(slices.Clip(path), step{index: i, isIndex: true}), policy, depth+1)
 		}
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
+		w.walkMap(v, field, path, policy, depth)
+	}
+}
+
+// walkStruct walks the exported fields of a struct under their JSON names;
+// inlined fields keep the struct's path.
+func (w *walker) walkStruct(v reflect.Value, field string, path []step, policy NotFoundPolicy, depth int) {
+	t := v.Type()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		name, inline, skip := jsonName(sf)
+		if skip {
+			continue
+		}
+		p, err := tagPolicy(sf, policy)
+		if err != nil {
+			w.err = fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
 			return
 		}
-		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
-		for _, k := range keys {
-			elem := v.MapIndex(k)
-			sub := append(slices.Clip(path), step{key: k.String()})
-			if elem.Kind() == reflect.Pointer || elem.Kind() == reflect.Interface {
-				w.walk(elem, field+"."+k.String(), sub, policy, depth+1)
-				continue
-			}
-			// Map values are not addressable: walk a copy, and write it
-			// back once its references are loaded.
-			cp := reflect.New(elem.Type()).Elem()
-			cp.Set(elem)
-			before := len(w.found)
-			w.walk(cp, field+"."+k.String(), sub, policy, depth+1)
-			if len(w.found) > before {
-				m, key := v, k
-				w.commits = append(w.commits, func() { m.SetMapIndex(key, cp) })
-			}
+		if inline {
+			w.walk(v.Field(i), field, path, p, depth+1)
+		} else {
+			w.walk(v.Field(i), field+"."+name, append(slices.Clip(path), step{key: name}), p, depth+1)
+		}
+	}
+}
+
+// walkMap walks the values of a map with string keys, in key order.
+func (w *walker) walkMap(v reflect.Value, field string, path []step, policy NotFoundPolicy, depth int) {
+	if v.Type().Key().Kind() != reflect.String {
+		return
+	}
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	for _, k := range keys {
+		elem := v.MapIndex(k)
+		sub := append(slices.Clip(path), step{key: k.String()})
+		if elem.Kind() == reflect.Pointer || elem.Kind() == reflect.Interface {
+			w.walk(elem, field+"."+k.String(), sub, policy, depth+1)
+			continue
+		}
+		// Map values are not addressable: walk a copy, and write it back
+		// once its references are loaded.
+		cp := reflect.New(elem.Type()).Elem()
+		cp.Set(elem)
+		before := len(w.found)
+		w.walk(cp, field+"."+k.String(), sub, policy, depth+1)
+		if len(w.found) > before {
+			m, key := v, k
+			w.commits = append(w.commits, func() { m.SetMapIndex(key, cp) })
 		}
 	}
 }

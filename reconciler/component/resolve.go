@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 )
 
 // ReferenceError says a reference of the component's spec names a
@@ -82,14 +83,14 @@ type resolved struct {
 // it load as empty when missing.
 func (r *Reconciler[T]) resolve(ctx context.Context, comp T, deleting bool) (resolved, error) {
 	spec := comp.GetSpec()
-	refs, commit, err := findReferences(spec, "spec")
+	found, commit, err := findReferences(spec, "spec")
 	if err != nil {
 		return resolved{}, failure.Invalid(failure.AuthorOperator, "T", "%v", err)
 	}
 	ns := referenceNamespace(comp)
 	var errs, custom []error
 	var customDigests []string
-	for _, f := range refs {
+	for _, f := range found {
 		if f.custom != nil {
 			if err := f.custom.Load(ctx, r.apiReader, ns); err != nil {
 				custom = append(custom, fmt.Errorf("%s: %w", f.field, err))
@@ -99,7 +100,7 @@ func (r *Reconciler[T]) resolve(ctx context.Context, comp T, deleting bool) (res
 			continue
 		}
 		obj := f.ref.Referenced()
-		data, exists, err := r.deps.load(ctx, depKey{kind: obj.Kind, namespace: ns, name: obj.Name})
+		data, exists, err := r.deps.Load(ctx, refs.Key{Kind: obj.Kind, Namespace: ns, Name: obj.Name})
 		if err != nil {
 			errs = append(errs, &ReferenceError{Field: f.field, Kind: obj.Kind, Namespace: ns, Name: obj.Name, Err: err})
 			continue
@@ -122,7 +123,7 @@ func (r *Reconciler[T]) resolve(ctx context.Context, comp T, deleting bool) (res
 	if err != nil {
 		return resolved{}, failure.Invalid(failure.AuthorOperator, "T", "the spec does not convert to parameters: %v", err)
 	}
-	inject(params, refs)
+	inject(params, found)
 	digest, err := componentDigest(comp.GetGeneration(), comp.GetAnnotations(), params, customDigests)
 	if err != nil {
 		return resolved{}, err

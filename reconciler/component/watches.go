@@ -25,7 +25,7 @@ import (
 // reverts) only what changed, and reacts to readiness at once.
 type watcher struct {
 	ownerKey string
-	// scheme is the scheme of the client the object reconciler reads the
+	// scheme is the scheme of the client the object engine reads the
 	// component's own cluster with; it decides the informer types.
 	scheme *runtime.Scheme
 	// watch starts a watch of a kind; nil in tests without a manager.

@@ -108,27 +108,3 @@ func TestWatcherHandsOutChangesOnlyWhenComplete(t *testing.T) {
 		t.Errorf("hints %v after a failed pass", keys)
 	}
 }
-
-func TestFreshnessDetectsStaleCopies(t *testing.T) {
-	f := newFreshness()
-	k := key("front")
-	f.wrote(k, "uid-1", "10")
-	f.wrote(k, "uid-1", "11")
-	if !f.stale(k, "uid-1", "10") || !f.stale(k, "uid-1", "11") {
-		t.Fatal("a replaced version is not stale")
-	}
-	if !f.awaited(k, "uid-1", "12") || f.awaited(k, "uid-1", "11") {
-		t.Error("the update bringing version 12 is not awaited, or the stale one is")
-	}
-	if f.stale(k, "uid-2", "10") {
-		t.Error("a new object of the same name is stale")
-	}
-	if f.stale(k, "uid-1", "10") {
-		t.Error("the record survived a newer copy")
-	}
-	f.wrote(k, "uid-1", "20")
-	f.forget(k)
-	if f.stale(k, "uid-1", "20") {
-		t.Error("the record survived forget")
-	}
-}

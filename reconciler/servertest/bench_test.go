@@ -112,7 +112,11 @@ func startBenchOperator(b *testing.B, cp *controlplane.ControlPlane) *benchOpera
 	cfg.ProgressInterval = 0
 	handler := newRecordingHandler(cfg.Handler)
 	cfg.Handler = handler
-	cacheOpts, clientOpts := cfg.ManagerOptions()
+	r, err := reconciler.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := ctrl.NewManager(rc, ctrl.Options{
 		Scheme:     testScheme(),
 		Cache:      cacheOpts,
@@ -124,11 +128,7 @@ func startBenchOperator(b *testing.B, cp *controlplane.ControlPlane) *benchOpera
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := reconciler.New(mgr, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := r.SetupWithManager(mgr, reconciler.SetupOptions{}); err != nil {
+	if err := r.SetupWithManager(b.Context(), mgr); err != nil {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

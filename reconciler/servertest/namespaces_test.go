@@ -20,7 +20,7 @@ func TestNamespacedOperatorNeedsNoClusterRights(t *testing.T) {
 	rc := testkit.NamespaceUser(t, cp.Client, cp.RESTConfig(), ns, "namespaced-operator")
 	cfg := baseConfig()
 	cfg.Namespaces = []string{ns}
-	startOperatorWith(t, rc, ns, cfg)
+	startOperatorWith(t, rc, ns, cfg, testkit.Logger(t))
 
 	cr := newCluster(ns, "local", map[string]map[string]int32{"server": {"default": 1}})
 	if err := cp.Client.Create(t.Context(), cr); err != nil {

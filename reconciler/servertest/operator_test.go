@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/go-logr/logr"
+
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/imageresolve"
 	"github.com/opkit-dev/opkit/reconciler"
@@ -78,33 +80,34 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, cfg r
 	for _, w := range wrap {
 		rc.Wrap(w)
 	}
-	return startOperatorWith(t, rc, ns, cfg)
+	return startOperatorWith(t, rc, ns, cfg, testkit.Logger(t))
 }
 
 // startOperatorWith runs cfg's reconciler in a manager restricted to ns,
-// talking to the API server through rc, until the test ends.
-func startOperatorWith(t *testing.T, rc *rest.Config, ns string, cfg reconciler.Config[*sampleCluster]) *operator {
+// talking to the API server through rc and logging through log, until the
+// test ends.
+func startOperatorWith(t *testing.T, rc *rest.Config, ns string, cfg reconciler.Config[*sampleCluster], log logr.Logger) *operator {
 	t.Helper()
 	count := apicount.New()
 	rc.Wrap(count.WrapTransport)
 	cfg.Namespaces = []string{ns}
-	cacheOpts, clientOpts := cfg.ManagerOptions()
+	r, err := reconciler.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := ctrl.NewManager(rc, ctrl.Options{
 		Scheme:     testScheme(),
 		Cache:      cacheOpts,
 		Client:     clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
-		Logger:     testkit.Logger(t),
+		Logger:     log,
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := reconciler.New(mgr, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.SetupWithManager(mgr, reconciler.SetupOptions{}); err != nil {
+	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 		t.Fatal(err)
 	}
 	testkit.RunManager(t, mgr)

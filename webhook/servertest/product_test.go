@@ -57,7 +57,7 @@ func catalog() reconciler.Catalog {
 // handler builds a role group: the default objects, the role's client
 // Service typed by its listener class, and the StatefulSet with the TLS,
 // S3 and listener volumes. It reads the bucket through reader.
-func handler(reader client.Reader) reconciler.RoleGroupHandler[*lakehouse] {
+func handler() reconciler.RoleGroupHandler[*lakehouse] {
 	return reconciler.RoleGroupHandlerFunc[*lakehouse](func(ctx context.Context, cr *lakehouse, bc *reconciler.BuildContext) (*reconciler.RoleGroupObjects, error) {
 		secrets := secretvolume.New(secretvolume.Options{})
 		files := map[string]map[string]string{}
@@ -69,7 +69,7 @@ func handler(reader client.Reader) reconciler.RoleGroupHandler[*lakehouse] {
 				From(failure.AuthorUser, "spec.tls.serverSecretClass"))
 		}
 		if bc.Role == "server" && cr.Spec.Warehouse != nil {
-			bucket, err := s3.Resolve(ctx, reader, cr.Namespace, *cr.Spec.Warehouse, "spec.warehouse", s3.ResolveOptions{NotFoundRetry: 2 * time.Second})
+			bucket, err := s3.Resolve(ctx, bc.Client, cr.Namespace, *cr.Spec.Warehouse, "spec.warehouse", s3.ResolveOptions{NotFoundRetry: 2 * time.Second})
 			if err != nil {
 				return nil, err
 			}
@@ -109,14 +109,13 @@ func classOf(cr *lakehouse, role string) *listenerv1alpha1.Class {
 	return nil
 }
 
-// productConfig is the product reconciler's configuration, reading
-// through reader.
-func productConfig(reader client.Reader) reconciler.Config[*lakehouse] {
+// productConfig is the product reconciler's configuration.
+func productConfig() reconciler.Config[*lakehouse] {
 	return reconciler.Config[*lakehouse]{
 		Name:             "lakehouse.test.opkit.dev",
 		For:              &lakehouse{},
 		Roles:            reconciler.StaticRoles[*lakehouse](catalog()),
-		Handler:          handler(reader),
+		Handler:          handler(),
 		Image:            imageresolve.Options{ProductName: "lakehouse", Defaults: commonsv1alpha1.ImageSpec{Repo: "registry.example/opkit", ProductVersion: "4.0.1"}},
 		ProgressInterval: 2 * time.Second,
 	}
@@ -124,9 +123,9 @@ func productConfig(reader client.Reader) reconciler.Config[*lakehouse] {
 
 // webhookOptions admits Lakehouses with the reconciler's checks, the
 // product's check of its listener map and its defaulting of the owner.
-func webhookOptions(reader client.Reader) webhook.Options[*lakehouse] {
+func webhookOptions(cfg reconciler.Config[*lakehouse]) webhook.Options[*lakehouse] {
 	return webhook.Options[*lakehouse]{
-		Reconciler: productConfig(reader),
+		Reconciler: cfg,
 		Validate: func(_ context.Context, cr *lakehouse) field.ErrorList {
 			var errs field.ErrorList
 			for role := range maps.Keys(cr.Spec.Listeners) {
@@ -159,9 +158,13 @@ type operator struct {
 func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, admissionOnly bool) *operator {
 	t.Helper()
 	srv := webhooks.New(t)
-	cfg := productConfig(nil)
+	cfg := productConfig()
 	cfg.Namespaces = []string{ns}
-	cacheOpts, clientOpts := cfg.ManagerOptions()
+	r, err := reconciler.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
 		Scheme:        testScheme(),
 		Cache:         cacheOpts,
@@ -174,7 +177,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, admis
 	if err != nil {
 		t.Fatal(err)
 	}
-	wh, err := webhook.New(webhookOptions(mgr.GetClient()))
+	wh, err := webhook.New(webhookOptions(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,11 +185,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, admis
 		t.Fatal(err)
 	}
 	if !admissionOnly {
-		r, err := reconciler.New(mgr, productConfig(mgr.GetClient()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.SetupWithManager(mgr, reconciler.SetupOptions{}); err != nil {
+		if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,6 @@
 package v1alpha1
 
-// The policy values a PolicySpec accepts. They are the object reconciler's
+// The policy values a PolicySpec accepts. They are the object engine's
 // policy names (package github.com/opkit-dev/opkit/apply).
 const (
 	// AdoptionPolicyNever refuses every existing object not created by the

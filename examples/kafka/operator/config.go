@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/examples/kafka/api/v1alpha1"
@@ -29,6 +28,9 @@ type Options struct {
 	// Image is the operator's default image. Zero means
 	// quay.io/opkit-examples/kafka:4.1.0.
 	Image commonsv1alpha1.ImageSpec
+	// Namespaces restricts the operator to these namespaces. Empty means
+	// every namespace.
+	Namespaces []string
 }
 
 // Scheme returns a scheme with the built-in kinds and KafkaCluster.
@@ -79,16 +81,22 @@ func Config(opts Options) (reconciler.Config[*v1alpha1.KafkaCluster], error) {
 		},
 		ClusterObjects: clusterObjects,
 		Hooks:          hooks,
+		Namespaces:     opts.Namespaces,
 	}, nil
 }
 
-// Setup builds the reconciler on mgr and registers it.
-func Setup(mgr ctrl.Manager, cfg reconciler.Config[*v1alpha1.KafkaCluster]) error {
-	r, err := reconciler.New(mgr, cfg)
+// New returns the product reconciler for KafkaCluster, configured by
+// Config.
+func New(opts Options) (*reconciler.Reconciler[*v1alpha1.KafkaCluster], error) {
+	cfg, err := Config(opts)
 	if err != nil {
-		return fmt.Errorf("kafka operator: %w", err)
+		return nil, err
 	}
-	return r.SetupWithManager(mgr, reconciler.SetupOptions{})
+	r, err := reconciler.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("kafka operator: %w", err)
+	}
+	return r, nil
 }
 
 // roleGroups returns a role's groups, sorted, with their replicas.

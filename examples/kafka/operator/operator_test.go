@@ -155,12 +155,11 @@ func validCluster(ns string) *v1alpha1.KafkaCluster {
 
 func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	t.Helper()
-	cfg, err := operator.Config(operator.Options{})
+	r, err := operator.New(operator.Options{Namespaces: []string{ns}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Namespaces = []string{ns}
-	cacheOpts, clientOpts := cfg.ManagerOptions()
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
 		Scheme: operator.Scheme(), Cache: cacheOpts, Client: clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
@@ -170,7 +169,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := operator.Setup(mgr, cfg); err != nil {
+	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 		t.Fatal(err)
 	}
 	testkit.RunManager(t, mgr)

@@ -13,8 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/examples/website/api/v1alpha1"
 	"github.com/opkit-dev/opkit/generators"
@@ -50,6 +48,9 @@ type Options struct {
 	// ("ops"), to try changes without a rebuild. Nil means the embedded
 	// ones.
 	Sources fs.FS
+	// Namespaces restricts the operator to these namespaces. Empty means
+	// every namespace.
+	Namespaces []string
 }
 
 // Scheme returns a scheme with the built-in kinds and Website.
@@ -58,13 +59,6 @@ func Scheme() *runtime.Scheme {
 	utilruntime.Must(clientgoscheme.AddToScheme(s))
 	utilruntime.Must(v1alpha1.AddToScheme(s))
 	return s
-}
-
-// ManagerOptions returns the cache and client options of a manager running
-// the operator: the rendered kinds are cached only where they carry the
-// operator's owner label.
-func ManagerOptions() (cache.Options, client.Options) {
-	return component.ManagerOptions(Name, Kinds()...)
 }
 
 // New returns the component reconciler for Website: the chart renders the
@@ -82,5 +76,5 @@ func New(opts Options) (*component.Reconciler[*v1alpha1.Website], error) {
 	if err != nil {
 		return nil, fmt.Errorf("website kustomization: %w", err)
 	}
-	return component.New[*v1alpha1.Website](Name, generators.Concat(chart, ops), component.Options{Kinds: Kinds()})
+	return component.New[*v1alpha1.Website](Name, generators.Concat(chart, ops), component.Options{Kinds: Kinds(), Namespaces: opts.Namespaces})
 }

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -147,12 +146,11 @@ func isConfigMap(o client.Object) bool { _, ok := o.(*corev1.ConfigMap); return 
 
 func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	t.Helper()
-	r, err := operator.New(operator.Options{})
+	r, err := operator.New(operator.Options{Namespaces: []string{ns}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cacheOpts, clientOpts := operator.ManagerOptions()
-	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
+	cacheOpts, clientOpts := r.ManagerOptions()
 	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
 		Scheme: operator.Scheme(), Cache: cacheOpts, Client: clientOpts,
 		Metrics:    metricsserver.Options{BindAddress: "0"},
@@ -162,7 +160,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.SetupWithManager(mgr); err != nil {
+	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 		t.Fatal(err)
 	}
 	testkit.RunManager(t, mgr)

@@ -3,7 +3,6 @@ package servertest_test
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -18,9 +17,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/go-logr/logr"
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/generators"
@@ -87,6 +87,8 @@ type setup struct {
 	counter *apicount.Counter
 	// namespaces are further namespaces the operator's cache sees.
 	namespaces []string
+	// logger, when set, replaces the test's logger.
+	logger *logr.Logger
 }
 
 // startOperator runs a component operator with a reconciler of its own
@@ -102,25 +104,9 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 	if s.counter != nil {
 		cfg.Wrap(s.counter.WrapTransport)
 	}
-	cacheOpts, clientOpts := component.ManagerOptions(name, shopKinds...)
-	cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
-	for _, n := range s.namespaces {
-		cacheOpts.DefaultNamespaces[n] = cache.Config{}
-	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 testScheme(),
-		Cache:                  cacheOpts,
-		Client:                 clientOpts,
-		Logger:                 testkit.Logger(t),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts := s.opts
 	if opts.Namespaces == nil {
-		opts.Namespaces = slices.Sorted(maps.Keys(cacheOpts.DefaultNamespaces))
+		opts.Namespaces = append([]string{ns}, s.namespaces...)
 	}
 	if opts.Kinds == nil {
 		opts.Kinds = shopKinds
@@ -139,7 +125,23 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 	if s.hooks != nil {
 		s.hooks(r)
 	}
-	if err := r.SetupWithManager(mgr); err != nil {
+	cacheOpts, clientOpts := r.ManagerOptions()
+	log := testkit.Logger(t)
+	if s.logger != nil {
+		log = *s.logger
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 testScheme(),
+		Cache:                  cacheOpts,
+		Client:                 clientOpts,
+		Logger:                 log,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,4 +1,4 @@
-package reconciler
+package apply_test
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/opkit-dev/opkit/apply"
 )
 
 // The engine's and the cleaner's reads reach the informer type the manager
@@ -50,7 +52,7 @@ func TestInformerClientReadsOneInformerPerKind(t *testing.T) {
 			return c.List(ctx, list, opts...)
 		},
 	}).Build()
-	ic := newInformerClient(base, []schema.GroupVersionKind{
+	ic := apply.InformerClient(base, []schema.GroupVersionKind{
 		corev1.SchemeGroupVersion.WithKind("ConfigMap"), appsv1.SchemeGroupVersion.WithKind("StatefulSet"),
 	})
 	ctx := context.Background()

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -19,14 +20,14 @@ import (
 // when Options.Concurrency is zero.
 const DefaultConcurrency = 8
 
-// Options configures a Reconciler: what holds for every owner it serves.
+// Options configures an Engine: what holds for every owner it serves.
 // The zero value of every field is its documented default.
 type Options struct {
 	// FieldOwner is the field manager of every write. Empty means the
-	// reconciler name.
+	// engine name.
 	FieldOwner string
 	// Finalizer is put on the CRDs and APIServices of the set. Empty means
-	// the reconciler name.
+	// the engine name.
 	Finalizer string
 	// Reader reads live objects when the client's view may be stale (before
 	// a delete, and to confirm an apparent drift). Nil means the client.
@@ -65,7 +66,7 @@ type Options struct {
 	// other. Results are the same, in the same order, whatever it is.
 	Concurrency int
 
-	// Kinds are the kinds the reconciler manages. Objects of these kinds
+	// Kinds are the kinds the engine manages. Objects of these kinds
 	// carrying an owner's label but missing from its inventory (a status
 	// write that was lost, say) are taken into the inventory on the next
 	// pass, and deleted if they are not in the set: a lost inventory leaks
@@ -92,7 +93,7 @@ type Options struct {
 }
 
 // Owner is what one pass is for: the owner of the objects and the values
-// that belong to it. One Reconciler serves every owner of a controller; each
+// that belong to it. One Engine serves every owner of a controller; each
 // call names its owner.
 type Owner struct {
 	// ID identifies the owner of one inventory (for instance the UID of a
@@ -112,11 +113,11 @@ type Owner struct {
 	ComponentDigest string
 }
 
-// Reconciler applies sets of objects and deletes them again, for any number
+// Engine applies sets of objects and deletes them again, for any number
 // of owners. It keeps no state between calls: everything it remembers is in
-// the inventory the caller passes. A Reconciler is safe for concurrent use
+// the inventory the caller passes. An Engine is safe for concurrent use
 // on different inventories.
-type Reconciler struct {
+type Engine struct {
 	name   string
 	prefix string
 	client client.Client
@@ -127,72 +128,35 @@ type Reconciler struct {
 	opts           Options
 }
 
-// New returns a Reconciler. name is a fully qualified name such as
+// New returns an Engine. name is a fully qualified name such as
 // "zookeeper.operators.example.com": the prefix of the annotations it reads
 // and writes and the default field owner and finalizer. The client's scheme
 // must know the typed objects passed to Apply; its REST mapper decides
 // object scopes. Bad options are the operator's mistake: the error is of
 // class failure.ErrInvalid, blamed on failure.AuthorOperator.
-func New(name string, c client.Client, opts Options) (*Reconciler, error) {
+func New(name string, c client.Client, opts Options) (*Engine, error) {
 	bad := func(field, format string, args ...any) error {
 		return failure.Invalid(failure.AuthorOperator, field, format, args...)
 	}
 	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
-		return nil, bad("name", "reconciler name %q: %s", name, strings.Join(errs, "; "))
+		return nil, bad("name", "engine name %q: %s", name, strings.Join(errs, "; "))
 	}
 	if c == nil {
 		return nil, bad("client", "must not be nil")
 	}
-	if opts.FieldOwner == "" {
-		opts.FieldOwner = name
+	opts = opts.defaulted(name)
+	if err := opts.check(); err != nil {
+		return nil, err
 	}
-	if opts.Finalizer == "" {
-		opts.Finalizer = name
+	if len(opts.Kinds) > 0 {
+		// Every read of a managed kind in the one type its informer holds.
+		c = InformerClient(c, opts.Kinds)
 	}
 	separateReader := opts.Reader != nil
 	if !separateReader {
 		opts.Reader = c
 	}
-	if opts.AdoptionPolicy == "" {
-		opts.AdoptionPolicy = AdoptionPolicyIfUnowned
-	}
-	if opts.ReconcilePolicy == "" {
-		opts.ReconcilePolicy = ReconcilePolicyOnObjectChange
-	}
-	if opts.UpdatePolicy == "" {
-		opts.UpdatePolicy = UpdatePolicyReplace
-	}
-	if opts.DeletePolicy == "" {
-		opts.DeletePolicy = DeletePolicyDelete
-	}
-	if opts.MissingNamespacesPolicy == "" {
-		opts.MissingNamespacesPolicy = MissingNamespacesPolicyCreate
-	}
-	if opts.ReapplyBatch <= 0 {
-		opts.ReapplyBatch = 10
-	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = DefaultConcurrency
-	}
-	if opts.ObjectsAuthor == failure.AuthorUnknown {
-		opts.ObjectsAuthor = failure.AuthorOperator
-	}
-	if opts.Clock == nil {
-		opts.Clock = clock.RealClock{}
-	}
-	switch {
-	case !validAdoption(opts.AdoptionPolicy):
-		return nil, bad("AdoptionPolicy", "unknown adoption policy %q", opts.AdoptionPolicy)
-	case !validReconcile(opts.ReconcilePolicy):
-		return nil, bad("ReconcilePolicy", "unknown reconcile policy %q", opts.ReconcilePolicy)
-	case !validUpdate(opts.UpdatePolicy):
-		return nil, bad("UpdatePolicy", "unknown update policy %q", opts.UpdatePolicy)
-	case !validDelete(opts.DeletePolicy):
-		return nil, bad("DeletePolicy", "unknown delete policy %q", opts.DeletePolicy)
-	case !validMissingNamespaces(opts.MissingNamespacesPolicy):
-		return nil, bad("MissingNamespacesPolicy", "unknown missing-namespaces policy %q", opts.MissingNamespacesPolicy)
-	}
-	return &Reconciler{
+	return &Engine{
 		name:           name,
 		prefix:         name + "/",
 		client:         c,
@@ -203,12 +167,80 @@ func New(name string, c client.Client, opts Options) (*Reconciler, error) {
 	}, nil
 }
 
-// Name returns the reconciler's name.
-func (r *Reconciler) Name() string { return r.name }
+// Name returns the engine's name.
+func (r *Engine) Name() string { return r.name }
 
 // AnnotationKey returns the full key of one of the Annotation* names, e.g.
 // "<name>/apply-order".
-func (r *Reconciler) AnnotationKey(suffix string) string { return r.prefix + suffix }
+func (r *Engine) AnnotationKey(suffix string) string { return r.prefix + suffix }
+
+// defaulted fills in the defaults of the zero values; the engine's name
+// is the default field owner and finalizer.
+func (o Options) defaulted(name string) Options {
+	if o.FieldOwner == "" {
+		o.FieldOwner = name
+	}
+	if o.Finalizer == "" {
+		o.Finalizer = name
+	}
+	if o.AdoptionPolicy == "" {
+		o.AdoptionPolicy = AdoptionPolicyIfUnowned
+	}
+	if o.ReconcilePolicy == "" {
+		o.ReconcilePolicy = ReconcilePolicyOnObjectChange
+	}
+	if o.UpdatePolicy == "" {
+		o.UpdatePolicy = UpdatePolicyReplace
+	}
+	if o.DeletePolicy == "" {
+		o.DeletePolicy = DeletePolicyDelete
+	}
+	if o.MissingNamespacesPolicy == "" {
+		o.MissingNamespacesPolicy = MissingNamespacesPolicyCreate
+	}
+	if o.ReapplyBatch <= 0 {
+		o.ReapplyBatch = 10
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.ObjectsAuthor == failure.AuthorUnknown {
+		o.ObjectsAuthor = failure.AuthorOperator
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	return o
+}
+
+// check refuses unknown policies, naming every bad field.
+func (o Options) check() error {
+	var errs []error
+	for _, c := range []struct {
+		field, value string
+		valid        bool
+	}{
+		{"AdoptionPolicy", string(o.AdoptionPolicy), validAdoption(o.AdoptionPolicy)},
+		{"ReconcilePolicy", string(o.ReconcilePolicy), validReconcile(o.ReconcilePolicy)},
+		{"UpdatePolicy", string(o.UpdatePolicy), validUpdate(o.UpdatePolicy)},
+		{"DeletePolicy", string(o.DeletePolicy), validDelete(o.DeletePolicy)},
+		{"MissingNamespacesPolicy", string(o.MissingNamespacesPolicy), validMissingNamespaces(o.MissingNamespacesPolicy)},
+	} {
+		if !c.valid {
+			errs = append(errs, failure.Invalid(failure.AuthorOperator, c.field, "unknown %s %q", policyNoun(c.field), c.value))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// policyNoun turns "AdoptionPolicy" into "adoption policy".
+func policyNoun(field string) string {
+	name := strings.TrimSuffix(field, "Policy")
+	if name == "MissingNamespaces" {
+		name = "missing-namespaces"
+	}
+	return strings.ToLower(name) + " policy"
+}
 
 // checkOwner validates the per-call owner.
 func checkOwner(o Owner) error {

@@ -1,4 +1,4 @@
-package reconciler
+package apply
 
 import (
 	"context"
@@ -12,20 +12,33 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
-
-	"github.com/opkit-dev/opkit/apply"
 )
 
-// informerClient serves the object engine's and the orphan cleaner's
-// cached reads of a managed kind from the one informer the manager keeps
-// for it, the type apply.InformerObject names: a metadata list of a kind
-// cached typed (the engine's search for objects missing from an inventory)
-// is answered from the typed informer, and a typed read of a kind cached
-// as metadata (the cleaner's ConfigMaps) from the metadata informer,
-// returning the object's metadata alone. A read in the other type would
-// start a second informer holding every managed object of the kind again.
-// Both callers need only the metadata of such reads. Writes, and reads of
-// kinds the reconciler does not manage, go to the wrapped client unchanged.
+// InformerClient returns c with its reads of kinds sent to the one
+// informer a manager built with ManagerOptions keeps for each kind, the
+// type InformerObject names. controller-runtime keeps one informer per Go
+// type, so a read of a managed kind in another type would start a second
+// informer holding every managed object of the kind again:
+//
+//   - a metadata read or list of a kind cached typed (the engine's search
+//     for objects missing from an inventory) is answered from the typed
+//     informer;
+//   - a typed read or list of a kind cached as metadata (a cleaner's
+//     ConfigMaps) is answered from the metadata informer, and returns the
+//     object's metadata alone.
+//
+// Callers of such reads must need the metadata only; the engine's do. Writes,
+// and reads of other kinds, go to c unchanged. New wraps its client with
+// it whenever Options.Kinds is set; wrap the client of anything else that
+// reads the engine's kinds from the same cache (an orphan cleaner, say).
+func InformerClient(c client.Client, kinds []schema.GroupVersionKind) client.Client {
+	if ic, ok := c.(informerClient); ok {
+		c = ic.Client
+	}
+	return newInformerClient(c, kinds)
+}
+
+// informerClient is what InformerClient returns.
 type informerClient struct {
 	client.Client
 	// typed and metadata are the managed kinds cached as typed objects and
@@ -36,7 +49,7 @@ type informerClient struct {
 func newInformerClient(c client.Client, kinds []schema.GroupVersionKind) informerClient {
 	ic := informerClient{Client: c, typed: map[schema.GroupVersionKind]bool{}, metadata: map[schema.GroupVersionKind]bool{}}
 	for _, gvk := range kinds {
-		switch apply.InformerObject(gvk, c.Scheme()).(type) {
+		switch InformerObject(gvk, c.Scheme()).(type) {
 		case *metav1.PartialObjectMetadata:
 			ic.metadata[gvk] = true
 		case interface{ GetObjectMeta() metav1.Object }:

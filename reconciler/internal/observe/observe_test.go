@@ -1,4 +1,4 @@
-package reconciler
+package observe_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+
+	"github.com/opkit-dev/opkit/reconciler/internal/observe"
 )
 
 func TestLoggerFromPrefersTheContextsLogger(t *testing.T) {
@@ -14,8 +16,8 @@ func TestLoggerFromPrefersTheContextsLogger(t *testing.T) {
 		return funcr.New(func(_, _ string) { got = append(got, name) }, funcr.Options{})
 	}
 	ctx := logr.NewContext(context.Background(), named("context"))
-	loggerFrom(ctx, named("fallback")).Info("x")
-	loggerFrom(context.Background(), named("fallback")).Info("x")
+	observe.Logger(ctx, named("fallback")).Info("x")
+	observe.Logger(context.Background(), named("fallback")).Info("x")
 	if len(got) != 2 || got[0] != "context" || got[1] != "fallback" {
 		t.Errorf("loggers used: %v, want [context fallback]", got)
 	}

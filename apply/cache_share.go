@@ -1,0 +1,94 @@
+package apply
+
+import (
+	"unique"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	toolscache "k8s.io/client-go/tools/cache"
+)
+
+// shareStrings returns a cache transform that runs next (when not nil) and
+// then makes the strings cached objects repeat share one copy: the
+// namespace, label keys and values, annotation keys and values, owner
+// references, and the label maps of workload selectors and pod templates.
+// Most of a cached object's metadata is such strings (every object of an
+// owner carries the same labels and owner reference); shared, each costs
+// its map slot alone. Label and annotation maps are rebuilt at their final
+// size. The object's content does not change. Unstructured objects are
+// left as they are.
+func shareStrings(next toolscache.TransformFunc) toolscache.TransformFunc {
+	return func(in any) (any, error) {
+		if next != nil {
+			out, err := next(in)
+			if err != nil {
+				return nil, err
+			}
+			in = out
+		}
+		obj, ok := in.(metav1.Object)
+		if _, isU := in.(*unstructured.Unstructured); !ok || isU {
+			return in, nil
+		}
+		obj.SetNamespace(Shared(obj.GetNamespace()))
+		obj.SetLabels(sharedMap(obj.GetLabels()))
+		obj.SetAnnotations(sharedMap(obj.GetAnnotations()))
+		refs := obj.GetOwnerReferences()
+		for i := range refs {
+			r := &refs[i]
+			r.APIVersion, r.Kind, r.Name = Shared(r.APIVersion), Shared(r.Kind), Shared(r.Name)
+			r.UID = types.UID(Shared(string(r.UID)))
+		}
+		shareSelectors(in)
+		return in, nil
+	}
+}
+
+// shareSelectors shares the label maps workloads repeat inside their spec:
+// selectors and pod template labels and annotations.
+func shareSelectors(in any) {
+	shareTemplate := func(sel *metav1.LabelSelector, tmpl *corev1.PodTemplateSpec) {
+		if sel != nil {
+			sel.MatchLabels = sharedMap(sel.MatchLabels)
+		}
+		tmpl.Labels = sharedMap(tmpl.Labels)
+		tmpl.Annotations = sharedMap(tmpl.Annotations)
+	}
+	switch o := in.(type) {
+	case *appsv1.StatefulSet:
+		shareTemplate(o.Spec.Selector, &o.Spec.Template)
+		o.Spec.ServiceName = Shared(o.Spec.ServiceName)
+	case *appsv1.Deployment:
+		shareTemplate(o.Spec.Selector, &o.Spec.Template)
+	case *appsv1.DaemonSet:
+		shareTemplate(o.Spec.Selector, &o.Spec.Template)
+	case *corev1.Service:
+		o.Spec.Selector = sharedMap(o.Spec.Selector)
+	case *policyv1.PodDisruptionBudget:
+		if s := o.Spec.Selector; s != nil {
+			s.MatchLabels = sharedMap(s.MatchLabels)
+		}
+	}
+}
+
+// Shared returns the canonical copy of s, which every caller holding an
+// equal string shares. A cache transform of a caller's own kinds (a
+// resource's status, say) uses it to share what ManagerOptions' transform
+// does not know of.
+func Shared(s string) string { return unique.Make(s).Value() }
+
+// sharedMap returns m rebuilt at its size with canonical keys and values.
+func sharedMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[Shared(k)] = Shared(v)
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package apply
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+)
+
+// groupLabels returns a role group's labels as a decoder returns them:
+// every string a separate allocation.
+func groupLabels() map[string]string {
+	m := map[string]string{}
+	for k, v := range map[string]string{
+		commonsv1alpha1.LabelInstance: "demo", commonsv1alpha1.LabelComponent: "server",
+		commonsv1alpha1.LabelRoleGroup: "default", commonsv1alpha1.LabelManagedBy: "opkit",
+	} {
+		m[strings.Clone(k)] = strings.Clone(v)
+	}
+	return m
+}
+
+func sameData(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+
+// The transform changes no content, shares what objects repeat, and runs
+// the transform it wraps first.
+func TestShareStrings(t *testing.T) {
+	newConfigMap := func(name string) *corev1.ConfigMap {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+			Namespace: strings.Clone("ns"), Name: name, Labels: groupLabels(),
+			Annotations:     map[string]string{strings.Clone("example.com/digest"): name},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: strings.Clone("example.com/v1"), Kind: strings.Clone("Demo"), Name: strings.Clone("demo"), UID: "u1"}},
+			ManagedFields:   []metav1.ManagedFieldsEntry{{Manager: "kubectl"}},
+		}}
+		return cm
+	}
+	sts := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "demo-server-default", Labels: groupLabels()},
+		Spec: appsv1.StatefulSetSpec{Selector: &metav1.LabelSelector{MatchLabels: groupLabels()},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: groupLabels()}}}}
+
+	transform := shareStrings(cache.TransformStripManagedFields())
+	var got []client.Object
+	for _, in := range []client.Object{newConfigMap("a"), newConfigMap("b"), sts} {
+		want := in.DeepCopyObject().(client.Object)
+		want.SetManagedFields(nil)
+		out, err := transform(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, out); diff != "" {
+			t.Errorf("%s changed (-want +got):\n%s", in.GetName(), diff)
+		}
+		got = append(got, out.(client.Object))
+	}
+
+	a, b := got[0].(*corev1.ConfigMap), got[1].(*corev1.ConfigMap)
+	for k, v := range a.Labels {
+		bk, bv := keyOf(b.Labels, k), b.Labels[k]
+		if !sameData(bk, k) || !sameData(bv, v) {
+			t.Errorf("label %s=%s is held twice", k, v)
+		}
+		if sv := sts.Spec.Template.Labels[k]; !sameData(sv, v) || !sameData(sts.Spec.Selector.MatchLabels[k], v) {
+			t.Errorf("the StatefulSet's template or selector holds its own %s=%s", k, v)
+		}
+	}
+	if r1, r2 := a.OwnerReferences[0], b.OwnerReferences[0]; !sameData(r1.Kind, r2.Kind) || !sameData(r1.APIVersion, r2.APIVersion) || !sameData(r1.Name, r2.Name) {
+		t.Errorf("owner references are held twice")
+	}
+	if !sameData(a.Namespace, b.Namespace) {
+		t.Errorf("the namespace is held twice")
+	}
+
+	u := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "x", "managedFields": []any{map[string]any{"manager": "m"}}}}}
+	out, err := transform(u)
+	if err != nil || out != u || len(u.GetManagedFields()) != 0 {
+		t.Errorf("unstructured: got %v, %v; want the same object with managed fields stripped", out, err)
+	}
+}
+
+func keyOf(m map[string]string, key string) string {
+	for k := range m {
+		if k == key {
+			return k
+		}
+	}
+	return ""
+}
