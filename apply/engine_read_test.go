@@ -44,7 +44,9 @@ func TestEngineReadsEachKindInOneType(t *testing.T) {
 		}
 	}
 	gvkOf := func(c client.WithWatch, obj runtime.Object) schema.GroupVersionKind {
-		if m, ok := obj.(interface{ GroupVersionKind() schema.GroupVersionKind }); ok && m.GroupVersionKind().Kind != "" {
+		if m, ok := obj.(interface {
+			GroupVersionKind() schema.GroupVersionKind
+		}); ok && m.GroupVersionKind().Kind != "" {
 			return m.GroupVersionKind()
 		}
 		gvks, _, _ := c.Scheme().ObjectKinds(obj)
