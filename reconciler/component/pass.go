@@ -79,16 +79,18 @@ func (p *pass[T]) setState(state componentv1alpha1.State, reason, message string
 
 // keepReportedFailure restores the state and Ready condition the
 // component had before the pass when they report a failure of its current
-// generation, and reports whether they did.
+// generation (reason Retrying, Error, Timeout or DeletionRetrying; not a
+// component seen for the first time or suspended), and reports whether
+// they did.
 func (p *pass[T]) keepReportedFailure() bool {
 	orig := p.orig.GetStatus()
-	switch orig.State {
-	case componentv1alpha1.StatePending, componentv1alpha1.StateError, componentv1alpha1.StateDeletionPending:
-	default:
-		return false
-	}
 	ready := orig.ReadyCondition()
 	if ready == nil || ready.ObservedGeneration != p.comp.GetGeneration() {
+		return false
+	}
+	switch ready.Reason {
+	case componentv1alpha1.ReasonRetrying, componentv1alpha1.ReasonError, componentv1alpha1.ReasonTimeout, componentv1alpha1.ReasonDeletionRetrying:
+	default:
 		return false
 	}
 	p.status.State = orig.State

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -130,5 +131,70 @@ func TestServerErrorBesideAWaitIsRetriedSoon(t *testing.T) {
 	}
 	if got := inj.Total(); got != 2 {
 		t.Fatalf("%d faults injected, want the two forced 500s", got)
+	}
+}
+
+// A cluster that waits for someone else's object keeps saying so while
+// transient errors come and go: a pass that meets only a server error
+// leaves Waiting and ReconcileComplete as they are, instead of replacing
+// the lasting cause with an error the next pass is unlikely to meet.
+func TestTransientErrorKeepsTheLastingCause(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	// Once enabled, every read of a ConfigMap through the API answers 500:
+	// the foreign ConfigMap is not in the operator's cache, so the pass
+	// fails on it with the server error before it can see the owner.
+	inj, err := faults.New(faults.Options{Rules: []faults.Rule{{
+		Verbs: []string{"get"}, Resources: []string{"configmaps"}, Fault: faults.InternalError, Rate: 1,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inj.SetEnabled(false)
+	if err := cp.Client.Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Namespace: ns, Name: builders.RoleGroupResourceName("held", "gateway", "default"),
+		Annotations: map[string]string{operatorName + "/" + apply.AnnotationOwnerID: "someone-else"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := baseConfig()
+	cfg.ProgressInterval = 10 * time.Minute
+	cfg.HealthCheckInterval = 10 * time.Minute
+	op := startOperator(t, cp, ns, cfg, inj.WrapTransport)
+	cr := newCluster(ns, "held", map[string]map[string]int32{"gateway": {"default": 1}})
+	if err := cp.Client.Create(t.Context(), cr); err != nil {
+		t.Fatal(err)
+	}
+	key := client.ObjectKeyFromObject(cr)
+	waits := func(got *sampleCluster) bool {
+		msg := conditionMessage(got, commonsv1alpha1.ConditionWaiting)
+		return got.Status.ObservedGeneration == got.Generation && strings.Contains(msg, "someone-else") &&
+			!strings.Contains(conditionMessage(got, commonsv1alpha1.ConditionReconcileComplete), "fault injected")
+	}
+	if _, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
+		got := &sampleCluster{}
+		err := cp.Client.Get(ctx, key, got)
+		return conditionMessage(got, commonsv1alpha1.ConditionWaiting), err == nil && waits(got), err
+	}, 2*time.Minute); err != nil {
+		t.Fatalf("the cluster does not wait for the foreign object: %v", err)
+	}
+
+	inj.SetEnabled(true)
+	// Passes of one cluster never overlap, so each of these runs alone; a
+	// pass that finds the cached copy older than the last status write
+	// waits for the cache, and the next one is tried.
+	if _, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (int, bool, error) {
+		_, err := op.r.Reconcile(ctx, ctrl.Request{NamespacedName: key})
+		return inj.Total(), inj.Total() > 0, err
+	}, time.Minute); err != nil {
+		t.Fatalf("no pass met the fault: %v", err)
+	}
+	got := &sampleCluster{}
+	if err := cp.Client.Get(t.Context(), key, got); err != nil {
+		t.Fatal(err)
+	}
+	if !waits(got) {
+		t.Errorf("the cluster no longer names what it waits for: Waiting %q, ReconcileComplete %q",
+			conditionMessage(got, commonsv1alpha1.ConditionWaiting), conditionMessage(got, commonsv1alpha1.ConditionReconcileComplete))
 	}
 }

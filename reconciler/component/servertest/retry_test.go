@@ -80,3 +80,58 @@ func TestServerErrorBesideAWaitIsRetriedSoon(t *testing.T) {
 		t.Errorf("state Ready while an object waits for its owner")
 	}
 }
+
+// A shop that waits for someone else's object keeps saying so while
+// transient errors come and go: a pass that meets only a server error
+// leaves the reported wait as it is, instead of replacing it with an error
+// the next pass is unlikely to meet.
+func TestTransientErrorKeepsTheLastingCause(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	// Once enabled, every read of a ConfigMap through the API answers 500:
+	// the foreign ConfigMap is not in the operator's cache, so the pass
+	// fails on it with the server error before it can see the owner.
+	inj, err := faults.New(faults.Options{Rules: []faults.Rule{{
+		Verbs: []string{"get"}, Resources: []string{"configmaps"}, Fault: faults.InternalError, Rate: 1,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inj.SetEnabled(false)
+	op := startOperator(t, cp, ns, setup{config: func(c *rest.Config) { c.Wrap(inj.WrapTransport) }})
+	if err := cp.Client.Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Namespace: ns, Name: "front-routes",
+		Annotations: map[string]string{op.name + "/" + apply.AnnotationOwnerID: "someone-else"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	s := newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "welcome", Replicas: 1})
+	key := client.ObjectKeyFromObject(s)
+	waitsForOwner := func(s *shop.Shop) bool {
+		c := s.Status.ReadyCondition()
+		return c != nil && c.ObservedGeneration == s.Generation && c.Reason == componentv1alpha1.ReasonRetrying &&
+			strings.Contains(c.Message, "someone-else") && !strings.Contains(c.Message, "fault injected")
+	}
+	waitShop(t, cp.Client, key, time.Minute, waitsForOwner)
+
+	inj.SetEnabled(true)
+	if err := op.r.Trigger(t.Context(), ns, "front"); err != nil {
+		t.Fatal(err)
+	}
+	// Two passes met the fault: the first one's status write, if any, is
+	// done before the second starts (passes of one shop never overlap).
+	if _, err := testkit.WaitFor(t.Context(), func(context.Context) (int, bool, error) {
+		return inj.Total(), inj.Total() >= 2, nil
+	}, time.Minute); err != nil {
+		t.Fatalf("the passes did not meet the fault: %v", err)
+	}
+	got := &shop.Shop{}
+	if err := cp.Client.Get(t.Context(), key, got); err != nil {
+		t.Fatal(err)
+	}
+	if !waitsForOwner(got) {
+		t.Errorf("the shop no longer names what it waits for: %+v", got.Status.ReadyCondition())
+	}
+	inj.SetEnabled(false)
+	waitShop(t, cp.Client, key, time.Minute, waitsForOwner)
+}
