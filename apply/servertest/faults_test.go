@@ -15,7 +15,7 @@ import (
 	"github.com/opkit-dev/opkit/testkit/faults"
 )
 
-// faultyFixture is a fixture whose reconciler talks through a fault
+// faultyFixture is a fixture whose engine talks through a fault
 // injector; f.c stays a clean client for checks.
 func faultyFixture(t *testing.T, rules ...faults.Rule) (*fixture, *faults.Injector) {
 	t.Helper()

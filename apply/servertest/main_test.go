@@ -42,7 +42,7 @@ func TestMain(m *testing.M) { env.Main(m) }
 
 const name = "demo.operators.opkit.dev"
 
-// fixture is a reconciler on a fresh namespace, with a client whose
+// fixture is an engine on a fresh namespace, with a client whose
 // requests are counted.
 type fixture struct {
 	t       *testing.T
@@ -115,7 +115,7 @@ func configMap(ns, name string, data map[string]string, annotations map[string]s
 	}
 }
 
-// key returns "<reconciler name>/<suffix>".
+// key returns "<engine name>/<suffix>".
 func key(suffix string) string { return name + "/" + suffix }
 
 func schemaGK(group, kind string) schema.GroupKind { return schema.GroupKind{Group: group, Kind: kind} }

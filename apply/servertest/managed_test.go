@@ -79,7 +79,7 @@ func TestManagedTypesAndStatusHint(t *testing.T) {
 
 	liveCRD := &apiextensionsv1.CustomResourceDefinition{}
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(crd), liveCRD))
-	require.Contains(t, liveCRD.Finalizers, name, "managed CRD without the reconciler's finalizer")
+	require.Contains(t, liveCRD.Finalizers, name, "managed CRD without the engine's finalizer")
 
 	allowed, _, err := f.r.IsDeletionAllowed(t.Context(), &f.inv)
 	require.NoError(t, err)

@@ -67,7 +67,7 @@ func TestAdoptionMatrix(t *testing.T) {
 	}
 }
 
-// stampOwner marks obj as owned by ownerID the way a reconciler of that
+// stampOwner marks obj as owned by ownerID the way an engine of that
 // owner does.
 func stampOwner(t *testing.T, f *fixture, obj client.Object, ownerID string) {
 	t.Helper()

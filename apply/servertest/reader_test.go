@@ -13,7 +13,7 @@ import (
 )
 
 // TestStaleClientIsConfirmedByReader stands in for a manager's cached
-// client that lags behind: the reconciler must not mistake the lag for a
+// client that lags behind: the engine must not mistake the lag for a
 // foreign edit (no write), yet still catch a real edit.
 func TestStaleClientIsConfirmedByReader(t *testing.T) {
 	f := newFixture(t, "owner-a", apply.Options{})

@@ -17,7 +17,7 @@ func TestNewRejectsBadConfiguration(t *testing.T) {
 		opts    apply.Options
 		wantErr string
 	}{
-		{name: "name not DNS", rname: "Not_A_Name", ownerID: "o", wantErr: `reconciler name "Not_A_Name"`},
+		{name: "name not DNS", rname: "Not_A_Name", ownerID: "o", wantErr: `engine name "Not_A_Name"`},
 		{name: "bad policy", rname: name, ownerID: "o", opts: apply.Options{DeletePolicy: "shred"}, wantErr: `unknown delete policy "shred"`},
 	}
 	for _, tt := range tests {
