@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Annotation suffixes the object reconciler reads, under
+// Annotation suffixes the object engine reads, under
 // "<Environment.ReconcilerName>/". They are the same strings as the
 // constants of package github.com/opkit-dev/opkit/apply (AnnotationApplyOrder
 // and the others), which this module does not import; a test of the
@@ -28,7 +28,7 @@ const (
 	SuffixAdoptionPolicy = "adoption-policy"
 )
 
-// Policy values the generators write, equal to the object reconciler's.
+// Policy values the generators write, equal to the object engine's.
 const (
 	// ReconcilePolicyOnce creates the object and never updates it.
 	ReconcilePolicyOnce = "once"

@@ -5,7 +5,7 @@
 //
 // A Generator learns about the pass it renders for from the Environment the
 // caller puts into the context: the reconciler name (the prefix of the
-// annotations the object reconciler reads), the component digest and
+// annotations the object engine reads), the component digest and
 // revision, readers of the target and local clusters for lookups, and
 // discovery for the cluster's version and API versions. The component
 // reconciler fills it; a test or a CLI fills what it has:

@@ -17,7 +17,7 @@ const DefaultParametersPath = "spec"
 // no cluster access.
 type Environment struct {
 	// ReconcilerName is the name of the reconciler that applies the objects:
-	// the object reconciler reads annotations named
+	// the object engine reads annotations named
 	// "<ReconcilerName>/<suffix>". Generators that write such annotations
 	// (the Helm generator for hooks) fail without it.
 	ReconcilerName string

@@ -11,10 +11,10 @@ import (
 // Generate receives the component's namespace and name and its parameters
 // (usually its spec, as a JSON-like map), and reads what else it needs from
 // EnvironmentFrom(ctx). It must not change parameters, must return the
-// same objects for the same input (the object reconciler compares digests,
+// same objects for the same input (the object engine compares digests,
 // so a different rendering is a write), and returns the objects in a
 // deterministic order. Namespaced objects without a namespace are meant
-// for the component's namespace; the caller (the object reconciler's
+// for the component's namespace; the caller (the object engine's
 // default namespace) sets it. The generators of this module return
 // *unstructured.Unstructured objects.
 type Generator interface {

@@ -26,10 +26,10 @@
 //     componentDigest and reconcilerName and Options.Funcs;
 //   - the CRDs of crds/ first, then the templates' objects in path order;
 //     NOTES.txt is left out. Unlike Helm, which only creates the CRDs of
-//     crds/, the object reconciler updates and deletes them with the
+//     crds/, the object engine updates and deletes them with the
 //     component like any other object.
 //
-// Helm hooks become object reconciler annotations under
+// Helm hooks become object engine annotations under
 // "<Environment.ReconcilerName>/":
 //
 //   - pre-install and pre-upgrade hooks get an apply-order before the
@@ -48,5 +48,5 @@
 //     object.
 //   - pre-delete and post-delete hooks and the hook-failed delete policy
 //     are refused with a *generators.TemplateError naming the template:
-//     the object reconciler deletes a component's objects in delete waves.
+//     the object engine deletes a component's objects in delete waves.
 package helm

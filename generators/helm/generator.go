@@ -52,7 +52,7 @@ func New(fsys fs.FS, dir string, opts Options) (*Generator, error) {
 // Generate renders the chart as release name in namespace, with the
 // parameters as values (over the chart's values.yaml), and returns the
 // CRDs of crds/ (unless Options.SkipCRDs) and then the templates' objects,
-// in path order, with Helm hooks mapped onto the object reconciler's
+// in path order, with Helm hooks mapped onto the object engine's
 // annotations. An object whose helm.sh/hook annotation names an event Helm
 // does not know is left out, as Helm leaves it out, with a
 // generators.Warning of reason ReasonUnknownHookEvent (Environment.Warn).

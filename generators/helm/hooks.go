@@ -101,7 +101,7 @@ func parseHook(obj *unstructured.Unstructured) (*hook, error) {
 	return h, nil
 }
 
-// mapObject turns obj's Helm annotations into the object reconciler's
+// mapObject turns obj's Helm annotations into the object engine's
 // annotations. It reports false for a hook that does not run at this
 // revision (test and rollback hooks never do; upgrade-only hooks do not on
 // install).
@@ -119,7 +119,7 @@ func mapObject(obj *unstructured.Unstructured, env generators.Environment) (bool
 	for _, e := range h.events {
 		switch e {
 		case release.HookPreDelete, release.HookPostDelete:
-			return false, fmt.Errorf("%s: %s hooks are not supported: the object reconciler deletes a component's objects itself, in the waves of their %s annotations",
+			return false, fmt.Errorf("%s: %s hooks are not supported: the object engine deletes a component's objects itself, in the waves of their %s annotations",
 				release.HookAnnotation, e, generators.SuffixDeleteOrder)
 		case release.HookPreInstall, release.HookPostInstall:
 			install = append(install, e)

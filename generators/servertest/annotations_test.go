@@ -9,7 +9,7 @@ import (
 	"github.com/opkit-dev/opkit/generators"
 )
 
-// The generators write annotations the object reconciler reads; they
+// The generators write annotations the object engine reads; they
 // cannot import it, so their names and values are checked here.
 func TestAnnotationsMatchTheObjectReconciler(t *testing.T) {
 	got := []string{

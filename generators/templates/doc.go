@@ -22,7 +22,7 @@
 // Functions: sprig's (github.com/Masterminds/sprig/v3) except those whose
 // output changes between renderings (the clock, random values, keys and
 // salts), so that an unchanged component renders the same bytes and the
-// object reconciler writes nothing; toYaml, fromYaml, fromYamlArray,
+// object engine writes nothing; toYaml, fromYaml, fromYamlArray,
 // fromJson, fromJsonArray, required, include and tpl as in Helm; and the
 // functions of the Environment in the context:
 //

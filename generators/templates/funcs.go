@@ -19,7 +19,7 @@ import (
 // nondeterministic are sprig functions left out beyond those
 // sprig.HermeticTxtFuncMap already drops: their output changes from one
 // rendering to the next (random salts, keys, nonces, the clock), which
-// would make the object reconciler rewrite the objects on every pass.
+// would make the object engine rewrite the objects on every pass.
 var nondeterministic = []string{
 	"ago", "randInt", "shuffle", "bcrypt", "htpasswd", "encryptAES",
 	"genPrivateKey", "buildCustomCert", "genCA", "genCAWithKey",
