@@ -22,6 +22,9 @@ import (
 // engine's reader (uncached) confirms it before a write is made; on
 // success *live is replaced with what that reader saw.
 func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live *client.Object) (string, error) {
+	if _, err := p.takeBack(ctx, d, it, live); err != nil {
+		return "", err
+	}
 	if d.settings.reconcile == ReconcilePolicyOnce && it.Digest != "" && p.ownerOf(*live) == p.owner.ID {
 		return "", nil
 	}
@@ -54,6 +57,46 @@ func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live
 		return "", nil
 	}
 	return "changed by someone else", nil
+}
+
+// takeBack takes into the item, without a write, an object it has no
+// record of (its inventory was lost) that this owner wrote with the
+// desired state: it carries the owner's marks and the desired digest, and
+// its content, read through the reader, still holds every field the
+// desired object states. It reports whether it did; on success *live is
+// what the reader saw.
+func (p *pass) takeBack(ctx context.Context, d *desired, it *inventory.Item, live *client.Object) (bool, error) {
+	l := *live
+	if it.Digest != "" || l.GetAnnotations()[p.r.prefix+AnnotationDigest] != d.digest ||
+		p.ownerOf(l) != p.owner.ID || l.GetLabels()[p.r.prefix+AnnotationOwnerID] != p.ownerLabel {
+		return false, nil
+	}
+	fresh, err := p.r.getWith(ctx, p.r.reader, d.ref, false)
+	if err != nil || fresh == nil {
+		return false, err
+	}
+	u, ok := fresh.(*unstructured.Unstructured)
+	want, err := d.content()
+	if !ok || err != nil {
+		return false, err
+	}
+	for k, v := range want.Object {
+		if k == "metadata" || k == "status" || k == "apiVersion" || k == "kind" {
+			continue
+		}
+		if !covers(canonical(v), u.Object[k]) {
+			return false, nil
+		}
+	}
+	*live = fresh
+	it.Digest = d.digest
+	it.Generation = fresh.GetGeneration()
+	it.ResourceVersion = ""
+	if it.Generation == 0 {
+		it.ResourceVersion = fresh.GetResourceVersion()
+	}
+	p.log.V(1).Info("taken back without a write", "object", d.ref.String())
+	return true, nil
 }
 
 // staticDrift covers what the record alone decides.

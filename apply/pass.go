@@ -31,6 +31,19 @@ type PassOptions struct {
 	// being created, updated, deleted or not ready, and kinds with
 	// immutable-field rules, are read either way. Delete ignores it.
 	Changed []inventory.Key
+	// InventoryLost says the caller rebuilds an inventory it lost (a
+	// status restored from a backup, or wiped by hand): an object to be
+	// purged after its wave (a Helm hook, say) that no longer exists is
+	// taken as completed rather than created, and so run, again. Objects
+	// that carry the owner's marks and the desired state are taken back
+	// without a write whether it is set or not.
+	InventoryLost bool
+	// Written, when non-nil, is called after each create or update the
+	// pass makes, with the object's reference and the resourceVersion the
+	// write left, before the pass goes on: a caller that watches the
+	// objects tells its own writes from others' by it, before their watch
+	// events can arrive. It may be called from several goroutines at once.
+	Written func(ref inventory.Ref, resourceVersion string)
 }
 
 // pass holds what one Apply or Delete call knows, so that it asks once.
@@ -42,7 +55,11 @@ type pass struct {
 	idx        inventory.Index
 	release    func(inventory.Ref) bool
 	changed    map[inventory.Key]bool
-	log        logr.Logger
+	// inventoryLost is PassOptions.InventoryLost.
+	inventoryLost bool
+	// written is PassOptions.Written.
+	written func(inventory.Ref, string)
+	log     logr.Logger
 
 	// mu guards what the workers of a wave share.
 	mu        sync.Mutex
@@ -58,14 +75,16 @@ func (r *Engine) newPass(ctx context.Context, inv *inventory.Inventory, opts Pas
 		return nil, err
 	}
 	p := &pass{
-		r:          r,
-		owner:      opts.Owner,
-		ownerLabel: ownerLabelValue(opts.Owner.ID),
-		inv:        inv,
-		idx:        inventory.NewIndex(inv),
-		release:    opts.Release,
-		log:        logr.FromContextOrDiscard(ctx).WithValues("owner", opts.Owner.ID),
-		gone:       map[inventory.Key]bool{},
+		r:             r,
+		owner:         opts.Owner,
+		ownerLabel:    ownerLabelValue(opts.Owner.ID),
+		inv:           inv,
+		idx:           inventory.NewIndex(inv),
+		release:       opts.Release,
+		inventoryLost: opts.InventoryLost,
+		written:       opts.Written,
+		log:           logr.FromContextOrDiscard(ctx).WithValues("owner", opts.Owner.ID),
+		gone:          map[inventory.Key]bool{},
 	}
 	if opts.Changed != nil {
 		p.changed = make(map[inventory.Key]bool, len(opts.Changed))

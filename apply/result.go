@@ -52,6 +52,10 @@ type Change struct {
 	Action Action
 	// Err is the failure of a failed step; nil otherwise.
 	Err error
+	// ResourceVersion is the version the object has after this pass's
+	// write, for a created or updated object; empty otherwise. A watch
+	// event of the object at this version is the pass's own write.
+	ResourceVersion string
 	// IgnoredFields are the paths of fields the desired object states
 	// differently from the live one but that the API server does not let
 	// change (such as "spec.volumeClaimTemplates"). They are reported on

@@ -78,6 +78,13 @@ func (p *pass) liveOrCreate(ctx context.Context, d *desired, it *inventory.Item)
 	if it.EffectivePhase() == inventory.PhaseCompleted && it.Digest == d.digest {
 		return nil, true, Change{Action: ActionUnchanged}
 	}
+	if p.inventoryLost && it.Digest == "" && d.settings.purgeOrder != nil {
+		// Purged after it completed, before the inventory was lost: not
+		// created, and so run, again.
+		it.Digest = d.digest
+		it.SetPhase(inventory.PhaseCompleted)
+		return nil, true, Change{Action: ActionUnchanged}
+	}
 	ch := p.create(ctx, d, it)
 	if !apierrors.IsAlreadyExists(ch.Err) {
 		return nil, true, ch
@@ -169,10 +176,11 @@ func (p *pass) update(ctx context.Context, d *desired, it *inventory.Item, live 
 		r.event(live, true, ReasonFailed, "Update", "update failed: %v", err)
 		return Change{Action: ActionFailed, Err: fmt.Errorf("updating %s: %w", d.ref, err), IgnoredFields: preserved}
 	}
+	p.noteWrite(d.ref, written)
 	r.event(written, false, ReasonUpdated, "Update", "updated %s", d.ref)
 	p.log.Info("updated", "object", d.ref.String())
 	p.recordWrite(written, d, it, inventory.PhaseUpdating)
-	ch := Change{Action: ActionUpdated, IgnoredFields: preserved}
+	ch := Change{Action: ActionUpdated, IgnoredFields: preserved, ResourceVersion: written.GetResourceVersion()}
 	ch.Err = p.observe(written, d, it, true)
 	return ch
 }
@@ -204,10 +212,18 @@ func (p *pass) create(ctx context.Context, d *desired, it *inventory.Item) Chang
 		r.event(d.obj, true, ReasonFailed, "Create", "create failed: %v", err)
 		return Change{Err: fmt.Errorf("creating %s: %w", d.ref, err)}
 	}
+	p.noteWrite(d.ref, want)
 	r.event(want, false, ReasonCreated, "Create", "created %s", d.ref)
 	p.log.Info("created", "object", d.ref.String())
 	p.recordWrite(want, d, it, inventory.PhaseCreating)
-	return Change{Action: ActionCreated, Err: p.observe(want, d, it, true)}
+	return Change{Action: ActionCreated, Err: p.observe(want, d, it, true), ResourceVersion: want.GetResourceVersion()}
+}
+
+// noteWrite tells the caller of a write (PassOptions.Written).
+func (p *pass) noteWrite(ref inventory.Ref, written metav1.Object) {
+	if p.written != nil {
+		p.written(ref, written.GetResourceVersion())
+	}
 }
 
 // recordWrite stores what the write left on the server: the generation

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -137,4 +138,15 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 	logr.FromContextOrDiscard(ctx).V(1).Info("rendered chart", "chart", g.name, "namespace", namespace, "name", name,
 		"revision", release.Revision, "install", release.IsInstall, "objects", len(objects))
 	return objects, nil
+}
+
+// Fingerprint identifies the chart's files (their paths and contents) and
+// the generator's options that change its output.
+func (g *Generator) Fingerprint() string {
+	files := make([]generators.SourceFile, 0, len(g.files)+1)
+	for _, f := range g.files {
+		files = append(files, generators.SourceFile{Path: f.Name, Data: f.Data})
+	}
+	files = append(files, generators.SourceFile{Path: "\x00skipCRDs", Data: []byte(strconv.FormatBool(g.opts.SkipCRDs))})
+	return generators.FingerprintFiles(files)
 }

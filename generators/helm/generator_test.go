@@ -2,6 +2,7 @@ package helm_test
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -152,4 +153,34 @@ func TestValuesRefusedByTheSchemaBlameTheComponentAuthor(t *testing.T) {
 		t.Errorf("error %v (-want +got):\n%s", err, diff)
 	}
 	require.ErrorContains(t, err, "replicaCount")
+}
+
+// The fingerprint follows the chart's files: the same chart gives the same
+// one, a changed file another.
+func TestFingerprintFollowsTheChart(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/webshop")); err != nil {
+		t.Fatal(err)
+	}
+	a, err := helm.New(os.DirFS(dir), ".", helm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := helm.New(os.DirFS(dir), ".", helm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Fingerprint() != b.Fingerprint() {
+		t.Error("the same chart gave two fingerprints")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "values.yaml"), []byte("changed: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := helm.New(os.DirFS(dir), ".", helm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fingerprint() == a.Fingerprint() {
+		t.Error("a changed values.yaml kept the fingerprint")
+	}
 }

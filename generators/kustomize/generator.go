@@ -96,3 +96,6 @@ func (g *Generator) Generate(ctx context.Context, namespace, name string, parame
 		"kustomization", source, "objects", len(objects))
 	return objects, nil
 }
+
+// Fingerprint identifies the tree's files (their paths and contents).
+func (g *Generator) Fingerprint() string { return g.src.Fingerprint() }

@@ -63,3 +63,6 @@ func IsManifest(p string) bool {
 	}
 	return false
 }
+
+// Fingerprint identifies the tree's files (their paths and contents).
+func (g *Generator) Fingerprint() string { return g.src.Fingerprint() }

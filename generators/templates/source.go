@@ -153,3 +153,12 @@ func copyValue(v any) any {
 		return v
 	}
 }
+
+// Fingerprint identifies the source's files (their paths and contents).
+func (s *Source) Fingerprint() string {
+	files := make([]generators.SourceFile, len(s.files))
+	for i, f := range s.files {
+		files[i] = generators.SourceFile{Path: f.Path, Data: f.Data}
+	}
+	return generators.FingerprintFiles(files)
+}

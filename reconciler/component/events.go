@@ -86,3 +86,24 @@ func (r *Reconciler[T]) noteIgnoredFields(p *pass[T], res apply.Result) {
 	r.recorder.Eventf(p.comp, nil, corev1.EventTypeWarning, ReasonImmutableFieldIgnored, "Reconcile",
 		"%s", status.Truncate("fields the API server does not let change are kept as they are: "+summary, status.MaxEventNote))
 }
+
+// Reasons of the events of the render record.
+const (
+	// ReasonStatusRebuilt is the reason of the Normal event recorded when
+	// a component's lost status is rebuilt from its render record.
+	ReasonStatusRebuilt = "StatusRebuilt"
+	// ReasonRenderNotRecorded is the reason of the Warning event recorded
+	// when a render cannot be kept in its record (too large for a Secret,
+	// or the write failed): a restart of the operator renders it again.
+	ReasonRenderNotRecorded = "RenderNotRecorded"
+)
+
+// recordNormal records a Normal event on the component.
+func (r *Reconciler[T]) recordNormal(p *pass[T], reason, msg string) {
+	r.recorder.Eventf(p.comp, nil, corev1.EventTypeNormal, reason, "Reconcile", "%s", status.Truncate(msg, status.MaxEventNote))
+}
+
+// recordWarning records a Warning event on the component.
+func (r *Reconciler[T]) recordWarning(p *pass[T], reason, msg string) {
+	r.recorder.Eventf(p.comp, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", status.Truncate(msg, status.MaxEventNote))
+}

@@ -29,16 +29,26 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 	}
 }
 
-// startCycle records a component seen for the first time, resolves its
-// inputs, honours a suspension, starts a new processing cycle when the
-// digest of the inputs changed (restarting one still waiting for
+// startCycle records a component seen for the first time (or rebuilds
+// the status of one whose status was lost from its render record),
+// resolves its inputs, honours a suspension, starts a new processing cycle
+// when the digest of the inputs changed (restarting one still waiting for
 // readiness) and counts the revision of a new desired state.
 func (r *Reconciler[T]) startCycle(ctx context.Context, p *pass[T]) bool {
 	st := p.status
-	if st.ObservedGeneration == 0 && st.State == "" {
-		p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonFirstSeen, "seen for the first time; reconciling")
-		p.after(requeueNow)
+	rec, err := r.records.get(ctx, p.key, p.comp)
+	if err != nil {
+		r.fail(p, err)
 		return false
+	}
+	p.record = rec
+	if st.ObservedGeneration == 0 && st.State == "" {
+		if rec == nil {
+			p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonFirstSeen, "seen for the first time; reconciling")
+			p.after(requeueNow)
+			return false
+		}
+		r.rebuildStatus(p)
 	}
 	in, err := r.resolve(ctx, p.comp, false)
 	if err != nil {
@@ -61,6 +71,11 @@ func (r *Reconciler[T]) startCycle(ctx context.Context, p *pass[T]) bool {
 			p.after(requeueNow)
 			return false
 		}
+	}
+	if rec != nil && rec.revision > st.Revision {
+		// The record is ahead of the status (a pass wrote it and stopped
+		// before the status): its revision is the last one rendered.
+		st.Revision, st.LastProcessingDigest = rec.revision, rec.digest
 	}
 	p.newRevision = st.ProcessingDigest != st.LastProcessingDigest
 	if p.newRevision {
@@ -90,6 +105,12 @@ func (r *Reconciler[T]) render(ctx context.Context, p *pass[T]) bool {
 		r.fail(p, err)
 		return false
 	}
+	if rec := p.record; rec != nil && rec.digest == p.in.digest && rec.revision == p.status.Revision {
+		// The inputs did not change since the recorded render: apply what
+		// it produced, without rendering again.
+		p.objects = rec.objectsOf()
+		return true
+	}
 	ns, name := placement(p.comp)
 	// Lookups read uncached: the manager's cache holds only the
 	// reconciler's own objects of the kinds it renders.
@@ -106,13 +127,45 @@ func (r *Reconciler[T]) render(ctx context.Context, p *pass[T]) bool {
 		Discovery:       tgt.discovery,
 		ParametersPath:  "spec",
 		Component:       p.comp,
+		OnWarning: func(w generators.Warning) {
+			r.recordWarning(p, w.Reason, w.Message)
+		},
 	}), ns, name, p.in.parameters)
 	if err != nil {
 		r.fail(p, fmt.Errorf("rendering: %w", err))
 		return false
 	}
 	p.objects = objects
+	r.keepRecord(ctx, p)
 	return true
+}
+
+// keepRecord records the pass's render, before anything of it is applied:
+// should the pass stop after applying, the record still has its revision.
+func (r *Reconciler[T]) keepRecord(ctx context.Context, p *pass[T]) {
+	rec, err := newRecord(p.comp.GetUID(), p.in.digest, p.status.Revision, p.objects, r.scheme)
+	if err == nil {
+		err = r.records.put(ctx, p.key, p.comp, rec)
+	}
+	if err != nil {
+		// The render is applied anyway; a restart will render again.
+		p.log.Error(err, "keeping the render record")
+		r.recordWarning(p, ReasonRenderNotRecorded, err.Error())
+	}
+}
+
+// rebuildStatus takes what a component whose status was lost (restored
+// from a backup, wiped by hand) had from its render record: the revision
+// and the digest of its last render. The objects of that render are
+// applied again, taken back without a write where they match, and no hook
+// that completed runs again.
+func (r *Reconciler[T]) rebuildStatus(p *pass[T]) {
+	st, rec := p.status, p.record
+	st.Revision = rec.revision
+	st.ProcessingDigest, st.LastProcessingDigest = rec.digest, rec.digest
+	p.inventoryLost = true
+	p.log.Info("the status was lost; rebuilt from the render record", "revision", rec.revision)
+	r.recordNormal(p, ReasonStatusRebuilt, fmt.Sprintf("the status was lost; rebuilt from the record of revision %d", rec.revision))
 }
 
 // applyObjects applies the rendered objects through the object engine,
@@ -133,7 +186,9 @@ func (r *Reconciler[T]) applyObjects(ctx context.Context, p *pass[T]) bool {
 		changed, epoch = r.watch.take(p.key, &st.Inventory)
 	}
 	ctx = withClients(ctx, tgt.client, p.local)
-	res, err := eng.Apply(ctx, &st.Inventory, p.objects, apply.PassOptions{Owner: owner, Changed: changed})
+	res, err := eng.Apply(ctx, &st.Inventory, p.objects, apply.PassOptions{
+		Owner: owner, Changed: changed, InventoryLost: p.inventoryLost, Written: r.watch.wrote(p.key),
+	})
 	if tgt.cached {
 		r.watch.done(p.key, epoch, err == nil)
 		r.watchInventory(p)

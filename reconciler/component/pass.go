@@ -41,13 +41,16 @@ type pass[T Component] struct {
 	deleting bool
 
 	// What the steps of a pass hand on to the next ones.
-	in          resolved
-	newRevision bool
-	target      *target
-	engine      *apply.Engine
-	local       client.Client
-	objects     []client.Object
-	applied     apply.Result
+	record *record
+	// inventoryLost is set when the status was rebuilt from the record.
+	inventoryLost bool
+	in            resolved
+	newRevision   bool
+	target        *target
+	engine        *apply.Engine
+	local         client.Client
+	objects       []client.Object
+	applied       apply.Result
 }
 
 // after asks for the next pass after d at the latest.

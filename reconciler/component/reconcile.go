@@ -235,6 +235,7 @@ func (r *Reconciler[T]) patchFinalizer(ctx context.Context, comp T, add bool) er
 
 // forget drops what the reconciler keeps of a component that is gone.
 func (r *Reconciler[T]) forget(key types.NamespacedName) {
+	r.records.forget(key)
 	r.backoff.reset(key)
 	r.events.forget(key)
 	r.metrics.forget(r.name, key.Namespace, key.Name)

@@ -56,6 +56,7 @@ type Reconciler[T Component] struct {
 	local     *target
 	targets   *targetCache
 	deps      *refs.Data
+	records   *records
 	watch     *watcher
 	metrics   *metrics
 	// log is the manager's logger, for work outside a reconcile whose

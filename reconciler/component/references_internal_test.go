@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -147,33 +148,33 @@ func TestUnknownNotFoundPolicyIsTheOperatorsMistake(t *testing.T) {
 }
 
 func TestDigestCoversTheEffectiveInput(t *testing.T) {
-	base := func() (int64, map[string]string, map[string]any) {
-		return 3, map[string]string{"a": "1"}, map[string]any{"x": map[string]any{"value": "s3cr3t"}, "y": []any{1, 2}}
+	base := func() (map[string]string, map[string]any, string) {
+		return map[string]string{"a": "1"}, map[string]any{"x": map[string]any{"value": "s3cr3t"}, "y": []any{1, 2}}, "chart-v1"
 	}
-	g, a, p := base()
-	d0, err := componentDigest(g, a, p, nil)
+	a, p, f := base()
+	d0, err := componentDigest(a, p, nil, f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name   string
-		change func(*int64, map[string]string, map[string]any, *[]string)
+		change func(map[string]string, map[string]any, *[]string, *string)
 		same   bool
 	}{
-		{"nothing", func(*int64, map[string]string, map[string]any, *[]string) {}, true},
-		{"generation", func(g *int64, _ map[string]string, _ map[string]any, _ *[]string) { *g = 4 }, false},
-		{"annotation", func(_ *int64, a map[string]string, _ map[string]any, _ *[]string) { a["b"] = "2" }, false},
-		{"referenced data", func(_ *int64, _ map[string]string, p map[string]any, _ *[]string) {
+		{"nothing", func(map[string]string, map[string]any, *[]string, *string) {}, true},
+		{"input annotation", func(a map[string]string, _ map[string]any, _ *[]string, _ *string) { a["b"] = "2" }, false},
+		{"referenced data", func(_ map[string]string, p map[string]any, _ *[]string, _ *string) {
 			p["x"] = map[string]any{"value": "changed"}
 		}, false},
-		{"custom reference", func(_ *int64, _ map[string]string, _ map[string]any, c *[]string) { *c = []string{"spec.custom=v2"} }, false},
+		{"custom reference", func(_ map[string]string, _ map[string]any, c *[]string, _ *string) { *c = []string{"spec.custom=v2"} }, false},
+		{"new chart", func(_ map[string]string, _ map[string]any, _ *[]string, f *string) { *f = "chart-v2" }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, a, p := base()
+			a, p, f := base()
 			var c []string
-			tt.change(&g, a, p, &c)
-			d, err := componentDigest(g, a, p, c)
+			tt.change(a, p, &c, &f)
+			d, err := componentDigest(a, p, c, f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,5 +182,16 @@ func TestDigestCoversTheEffectiveInput(t *testing.T) {
 				t.Errorf("digest %s vs %s: same = %v, want %v", d, d0, d == d0, tt.same)
 			}
 		})
+	}
+}
+
+// Only annotations under the reconciler's name are inputs.
+func TestInputAnnotations(t *testing.T) {
+	r := &Reconciler[Component]{name: "notes.example.com"}
+	n := &metav1.PartialObjectMetadata{}
+	n.SetAnnotations(map[string]string{"notes.example.com/tier": "gold", "kubectl.kubernetes.io/last-applied-configuration": "{}", "team": "a"})
+	got := r.inputAnnotations(n)
+	if diff := cmp.Diff(map[string]string{"notes.example.com/tier": "gold"}, got); diff != "" {
+		t.Errorf("input annotations (-want +got):\n%s", diff)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/generators"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 )
 
@@ -124,7 +125,7 @@ func (r *Reconciler[T]) resolve(ctx context.Context, comp T, deleting bool) (res
 		return resolved{}, failure.Invalid(failure.AuthorOperator, "T", "the spec does not convert to parameters: %v", err)
 	}
 	inject(params, found)
-	digest, err := componentDigest(comp.GetGeneration(), comp.GetAnnotations(), params, customDigests)
+	digest, err := componentDigest(r.inputAnnotations(comp), params, customDigests, generators.FingerprintOf(r.generator))
 	if err != nil {
 		return resolved{}, err
 	}

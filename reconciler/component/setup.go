@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -143,24 +142,29 @@ func (r *Reconciler[T]) bind(mgr ctrl.Manager) error {
 	r.client, r.apiReader, r.scheme, r.config = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetScheme(), mgr.GetConfig()
 	r.log = mgr.GetLogger().WithValues("controller", r.name)
 	r.recorder = mgr.GetEventRecorder(r.name)
-	r.discovery = memory.NewMemCacheClient(dc)
+	r.discovery = newCachedDiscovery(dc)
 	r.local = &target{client: r.client, reader: r.apiReader, discovery: r.discovery, recorder: r.recorder, cached: true, close: func() {}}
 	scheme := r.opts.TargetScheme
 	if scheme == nil {
 		scheme = mgr.GetScheme()
 	}
 	r.targets = newTargetCache(r.opts.MaxTargetClients, scheme, r.name)
+	r.records = newRecords(r.name, gvk.Kind, r.client, r.apiReader, mgr.GetScheme())
 	return mgr.Add(r.targets)
 }
 
-// componentChanged lets through what can change a pass's outcome, and the
-// update a pass that found a stale copy waits for.
+// componentChanged lets through what can change a pass's outcome (the
+// spec, input annotations, finalizers, the deletion), a status write that
+// lost the state or the inventory (a backup restored, a status wiped by
+// hand: the pass rebuilds it at once), and the update a pass that found a
+// stale copy waits for.
 func (r *Reconciler[T]) componentChanged() predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			o, n := e.ObjectOld, e.ObjectNew
 			return o.GetGeneration() != n.GetGeneration() ||
-				!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
+				!maps.Equal(r.inputAnnotations(o), r.inputAnnotations(n)) ||
+				statusLost(o, n) ||
 				!slices.Equal(o.GetFinalizers(), n.GetFinalizers()) ||
 				!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
 				r.fresh.Awaited(client.ObjectKeyFromObject(n), n.GetUID(), n.GetResourceVersion())
@@ -189,4 +193,17 @@ func (r *Reconciler[T]) referenceKeys(o client.Object) []string {
 	}
 	slices.Sort(keys)
 	return slices.Compact(keys)
+}
+
+// statusLost reports a status that had a state or an inventory and has
+// none any more.
+func statusLost(o, n client.Object) bool {
+	oc, ok1 := o.(Component)
+	nc, ok2 := n.(Component)
+	if !ok1 || !ok2 {
+		return false
+	}
+	os, ns := oc.GetStatus(), nc.GetStatus()
+	return os.State != "" && ns.State == "" ||
+		len(os.Inventory.Items)+len(os.Inventory.Packed) > 0 && len(ns.Inventory.Items)+len(ns.Inventory.Packed) == 0
 }

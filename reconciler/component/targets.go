@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
@@ -98,7 +97,7 @@ func (c *targetCache) build(rc *rest.Config, rec events.EventRecorder) (*target,
 	if err != nil {
 		return nil, fmt.Errorf("building a discovery client: %w", err)
 	}
-	t := &target{client: cl, reader: cl, discovery: memory.NewMemCacheClient(dc), recorder: rec}
+	t := &target{client: cl, reader: cl, discovery: newCachedDiscovery(dc), recorder: rec}
 	if rec != nil {
 		t.close = sync.OnceFunc(func() { closeIdle(hc) })
 		return t, nil

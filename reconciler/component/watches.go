@@ -44,6 +44,8 @@ type watcher struct {
 // hints are the changes seen for one component since its last pass.
 type hints struct {
 	keys map[inventory.Key]bool
+	// written are the versions the component's passes wrote, per object.
+	written map[inventory.Key]string
 	// primed is set once a full pass succeeded at epoch.
 	primed bool
 	epoch  int
@@ -87,13 +89,13 @@ func (w *watcher) ensure(gvk schema.GroupVersionKind) error {
 	gk := gvk.GroupKind()
 	h := handler.TypedFuncs[client.Object, reconcile.Request]{
 		CreateFunc: func(_ context.Context, e event.TypedCreateEvent[client.Object], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			w.changed(gk, e.Object, q)
+			w.changed(gk, e.Object, q, true)
 		},
 		UpdateFunc: func(_ context.Context, e event.TypedUpdateEvent[client.Object], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			w.changed(gk, e.ObjectNew, q)
+			w.changed(gk, e.ObjectNew, q, true)
 		},
 		DeleteFunc: func(_ context.Context, e event.TypedDeleteEvent[client.Object], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			w.changed(gk, e.Object, q)
+			w.changed(gk, e.Object, q, false)
 		},
 	}
 	if err := w.watch(apply.InformerObject(gvk, w.scheme), h); err != nil {
@@ -105,15 +107,22 @@ func (w *watcher) ensure(gvk schema.GroupVersionKind) error {
 	return nil
 }
 
-// changed records an event of an object and enqueues its component.
-func (w *watcher) changed(gk schema.GroupKind, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+// changed records an event of an object and enqueues its component,
+// unless the event is the echo of the component's own write (mayEcho: a
+// create or update).
+func (w *watcher) changed(gk schema.GroupKind, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request], mayEcho bool) {
 	key, ok := w.ownerOf(o)
 	if !ok {
 		return
 	}
+	k := inventory.KeyOf(gk, o.GetNamespace(), o.GetName())
 	w.mu.Lock()
+	if mayEcho && w.echo(key, k, o) {
+		w.mu.Unlock()
+		return
+	}
 	h := w.hintsOf(key)
-	h.keys[inventory.KeyOf(gk, o.GetNamespace(), o.GetName())] = true
+	h.keys[k] = true
 	w.mu.Unlock()
 	q.Add(reconcile.Request{NamespacedName: key})
 }
@@ -191,4 +200,39 @@ func (w *watcher) forget(key types.NamespacedName, labelValue string) {
 	defer w.mu.Unlock()
 	delete(w.pending, key)
 	delete(w.owners, labelValue)
+}
+
+// wrote returns the function a pass of the component key gives the object
+// engine (apply.PassOptions.Written): it remembers the resourceVersion each
+// write left, so that the watch event of the write, which reports nothing
+// new, queues no pass.
+func (w *watcher) wrote(key types.NamespacedName) func(inventory.Ref, string) {
+	return func(ref inventory.Ref, version string) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		h := w.hintsOf(key)
+		if h.written == nil {
+			h.written = map[inventory.Key]string{}
+		}
+		h.written[ref.Key()] = version
+	}
+}
+
+// echo reports whether o, seen by a watch, is at the version a pass of its
+// component wrote: the event of the reconciler's own write.
+func (w *watcher) echo(key types.NamespacedName, k inventory.Key, o client.Object) bool {
+	h := w.pending[key]
+	if h == nil || h.written == nil {
+		return false
+	}
+	v, ok := h.written[k]
+	if !ok {
+		return false
+	}
+	if v != o.GetResourceVersion() {
+		// Someone else's write: the next one is not ours either.
+		delete(h.written, k)
+		return false
+	}
+	return true
 }

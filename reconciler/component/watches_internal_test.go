@@ -108,3 +108,43 @@ func TestWatcherHandsOutChangesOnlyWhenComplete(t *testing.T) {
 		t.Errorf("hints %v after a failed pass", keys)
 	}
 }
+
+// The watch event of the reconciler's own write (the object at the
+// resourceVersion the write left) queues no pass; someone else's write
+// after it does, and so do deletions.
+func TestWatcherIgnoresItsOwnWrites(t *testing.T) {
+	ctx := context.Background()
+	w, hs := watcherWithHandlers()
+	if err := w.ensure(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}); err != nil {
+		t.Fatal(err)
+	}
+	w.own("hash-of-front", key("front"))
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
+	defer q.ShutDown()
+	labels := map[string]string{"shop.example.com/owner-id": "hash-of-front"}
+	at := func(version string) client.Object {
+		o := object("ConfigMap", "settings", labels, nil)
+		o.SetResourceVersion(version)
+		return o
+	}
+	w.wrote(key("front"))(inventory.Ref{Version: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "settings"}, "7")
+
+	hs["ConfigMap"].Create(ctx, event.TypedCreateEvent[client.Object]{Object: at("7")}, q)
+	hs["ConfigMap"].Update(ctx, event.TypedUpdateEvent[client.Object]{ObjectOld: at("7"), ObjectNew: at("7")}, q)
+	if q.Len() != 0 {
+		t.Fatalf("%d passes queued by the reconciler's own write", q.Len())
+	}
+	hs["ConfigMap"].Update(ctx, event.TypedUpdateEvent[client.Object]{ObjectOld: at("7"), ObjectNew: at("8")}, q)
+	if q.Len() != 1 {
+		t.Fatalf("%d passes queued by someone else's write, want 1", q.Len())
+	}
+	item, _ := q.Get()
+	q.Done(item)
+	q.Forget(item)
+	// Version 7 again cannot be ours: ours was overwritten.
+	hs["ConfigMap"].Update(ctx, event.TypedUpdateEvent[client.Object]{ObjectOld: at("8"), ObjectNew: at("7")}, q)
+	hs["ConfigMap"].Delete(ctx, event.TypedDeleteEvent[client.Object]{Object: at("7")}, q)
+	if q.Len() != 1 {
+		t.Errorf("%d passes queued after later writes and a deletion, want 1 (one key)", q.Len())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/go-logr/logr"
@@ -73,6 +75,9 @@ type operator struct {
 	mgr  ctrl.Manager
 	// c reads the cluster uncached, as a user would.
 	c client.Client
+	// stop stops the manager, as the operator's process ending would; the
+	// components keep its finalizers.
+	stop func()
 }
 
 var operators atomic.Int32
@@ -89,6 +94,9 @@ type setup struct {
 	namespaces []string
 	// logger, when set, replaces the test's logger.
 	logger *logr.Logger
+	// name, when set, is the reconciler's name (to start an operator again
+	// after a restart); empty means a new one.
+	name string
 }
 
 // startOperator runs a component operator with a reconciler of its own
@@ -96,7 +104,10 @@ type setup struct {
 // only (the shops of other tests are not its business).
 func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s setup) *operator {
 	t.Helper()
-	name := fmt.Sprintf("op%d.shop.opkit.dev", operators.Add(1))
+	name := s.name
+	if name == "" {
+		name = fmt.Sprintf("op%d.shop.opkit.dev", operators.Add(1))
+	}
 	cfg := cp.RESTConfig()
 	if s.config != nil {
 		s.config(cfg)
@@ -137,6 +148,8 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 		Logger:                 log,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
+		// An operator started again after a stop has the same name.
+		Controller: config.Controller{SkipNameValidation: ptr(true)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -147,11 +160,17 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("manager: %v", err)
+			}
+		})
+	}
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
+		stop()
 		// Nobody removes the stopped operator's finalizers any more; let
 		// the namespace go.
 		list := &shop.ShopList{}
@@ -172,7 +191,7 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, s set
 	if !mgr.GetCache().WaitForCacheSync(t.Context()) {
 		t.Fatal("the manager's cache did not sync")
 	}
-	return &operator{name: name, r: r, mgr: mgr, c: cp.Client}
+	return &operator{name: name, r: r, mgr: mgr, c: cp.Client, stop: stop}
 }
 
 // newShop creates a shop in ns.
