@@ -4,8 +4,8 @@
 //
 //	go run ./examples/kafka --kubeconfig ~/.kube/config
 //
-// with the KafkaCluster CRD installed (kubectl apply -f
-// examples/kafka/api/crd/), or in the cluster, deployed from
+// with the KafkaCluster CRD installed (kubectl apply --server-side -k
+// examples/kafka/config/crd), or in the cluster, deployed from
 // examples/kafka/config/default. The flags are the usual ones of a
 // controller-runtime manager.
 //

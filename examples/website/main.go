@@ -5,8 +5,8 @@
 //
 //	go run ./examples/website --kubeconfig ~/.kube/config
 //
-// with the Website CRD installed (kubectl apply -f
-// examples/website/api/crd/), or in the cluster, deployed from
+// with the Website CRD installed (kubectl apply --server-side -k
+// examples/website/config/crd), or in the cluster, deployed from
 // examples/website/config/default. The flags are the usual ones of a
 // controller-runtime manager.
 //
