@@ -54,6 +54,24 @@ e2e: k8s-assets
 demo: k8s-assets
 	cd examples && GOWORK=off KEEP=$(KEEP) $(GO) run ./demo
 
+## images: build the example operators' images without a container runtime
+## (examples/image): an OCI image layout and a tarball each, in IMAGES_DIR
+## (default bin/images, ignored by git), tagged opkit-examples/<x>-operator:IMAGE_TAG
+## (default dev) for IMAGE_ARCH (default go env GOARCH). docker load -i,
+## kind load image-archive and skopeo copy read them; the Dockerfiles beside
+## the examples build the same binary on a distroless base
+IMAGES_DIR ?= $(CURDIR)/bin/images
+IMAGE_TAG ?= dev
+IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
+IMAGE_EXAMPLES := $(patsubst examples/%/Dockerfile,%,$(wildcard examples/*/Dockerfile))
+.PHONY: images
+images:
+	@for x in $(IMAGE_EXAMPLES); do \
+		(cd examples && GOWORK=off $(GO) run ./image -arch $(IMAGE_ARCH) \
+			-ref opkit-examples/$$x-operator:$(IMAGE_TAG) \
+			-o $(abspath $(IMAGES_DIR))/$$x-operator -tar $(abspath $(IMAGES_DIR))/$$x-operator.tar ./$$x); \
+	done
+
 ## k8s-assets: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler
 ## and kwok into the cache directory (idempotent; OPKIT_ASSETS overrides the place)
 .PHONY: k8s-assets

@@ -5,8 +5,15 @@
 //
 //	go run ./examples/website --kubeconfig ~/.kube/config
 //
-// with the Website CRD installed (kubectl apply -f
-// examples/website/api/crd/).
+// with the Website CRD installed (kubectl apply --server-side -k
+// examples/website/config/crd), or in the cluster, deployed from
+// examples/website/config/default. The flags are the usual ones of a
+// controller-runtime manager.
+//
+// Metrics are served over HTTPS by default, only to callers the API server
+// authenticates (TokenReview) and allows to get /metrics
+// (SubjectAccessReview); the certificate is self-signed unless
+// --metrics-cert-dir names one.
 package main
 
 import (
@@ -16,46 +23,64 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/opkit-dev/opkit/examples/website/operator"
 )
 
+// flags are the command line's settings.
+type flags struct {
+	metricsAddr, metricsCertDir string
+	secureMetrics               bool
+	probeAddr                   string
+	leaderElect                 bool
+	leaderElectionNamespace     string
+}
+
 func main() {
-	var (
-		metricsAddr, probeAddr string
-		leaderElect            bool
-	)
-	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the metrics endpoint binds to; 0 disables it")
-	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health probes bind to")
-	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader, so only one replica of the operator is active")
+	var f flags
+	flag.StringVar(&f.metricsAddr, "metrics-bind-address", ":8443", "address the metrics endpoint binds to; 0 disables it")
+	flag.BoolVar(&f.secureMetrics, "metrics-secure", true, "serve metrics over HTTPS to authenticated and authorized callers only; false serves plain HTTP to anyone")
+	flag.StringVar(&f.metricsCertDir, "metrics-cert-dir", "", "directory holding the metrics endpoint's tls.crt and tls.key; empty means a self-signed certificate")
+	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address the health probes bind to")
+	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one replica of the operator is active")
+	flag.StringVar(&f.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease; empty means the operator's own namespace, when it runs in a cluster")
 	logOpts := zap.Options{}
 	logOpts.BindFlags(flag.CommandLine)
 	flag.Parse() // --kubeconfig is registered by controller-runtime
 
 	log := zap.New(zap.UseFlagOptions(&logOpts))
 	ctrl.SetLogger(log)
-	if err := run(metricsAddr, probeAddr, leaderElect); err != nil {
+	if err := run(f); err != nil {
 		log.Error(err, "website operator stopped")
 		os.Exit(1)
 	}
 }
 
-func run(metricsAddr, probeAddr string, leaderElect bool) error {
+func run(f flags) error {
 	ctx := ctrl.SetupSignalHandler()
 	r, err := operator.New(operator.Options{})
 	if err != nil {
 		return err
 	}
 	cacheOpts, clientOpts := r.ManagerOptions()
+	metrics := metricsserver.Options{BindAddress: f.metricsAddr, SecureServing: f.secureMetrics, CertDir: f.metricsCertDir}
+	if f.secureMetrics {
+		// Authentication and authorization by the API server: the
+		// operator's account may create TokenReviews and
+		// SubjectAccessReviews, a scraper's may get /metrics.
+		metrics.FilterProvider = filters.WithAuthenticationAndAuthorization
+	}
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		Scheme:                 operator.Scheme(),
-		Cache:                  cacheOpts,
-		Client:                 clientOpts,
-		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         leaderElect,
-		LeaderElectionID:       operator.Name,
+		Scheme:                  operator.Scheme(),
+		Cache:                   cacheOpts,
+		Client:                  clientOpts,
+		Metrics:                 metrics,
+		HealthProbeBindAddress:  f.probeAddr,
+		LeaderElection:          f.leaderElect,
+		LeaderElectionID:        operator.Name,
+		LeaderElectionNamespace: f.leaderElectionNamespace,
 	})
 	if err != nil {
 		return err

@@ -16,8 +16,13 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// CRDs decodes every file of dir in fsys as a CustomResourceDefinition,
-// strictly (a field the type does not know is an error).
+// kustomization is the file beside the CRDs that lists them for
+// kustomize (config/crd deploys them through it).
+const kustomization = "kustomization.yaml"
+
+// CRDs decodes every file of dir in fsys but its kustomization.yaml as a
+// CustomResourceDefinition, strictly (a field the type does not know is an
+// error).
 func CRDs(fsys fs.FS, dir string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -25,6 +30,9 @@ func CRDs(fsys fs.FS, dir string) ([]*apiextensionsv1.CustomResourceDefinition, 
 	}
 	var out []*apiextensionsv1.CustomResourceDefinition
 	for _, e := range entries {
+		if e.Name() == kustomization {
+			continue
+		}
 		b, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
