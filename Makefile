@@ -103,12 +103,14 @@ lint:
 	done; \
 	if (( $${#failed[@]} )); then echo "lint failed in: $${failed[*]}"; exit 1; fi
 
-## check: go.work matches the module list; the dependency graph (hack/deps.txt)
-## and pinned versions match the architecture; every released module tidies and
-## builds alone in a consumer module, with the dependency count README.md states
+## check: go.work matches the module list; every released module carries the
+## root's LICENSE; the dependency graph (hack/deps.txt) and pinned versions
+## match the architecture; every released module tidies and builds alone in a
+## consumer module, with the dependency count README.md states
 .PHONY: check
 check:
 	@hack/work.sh --check
+	@hack/check-licenses.sh
 	@hack/check-imports.sh
 	@hack/check-versions.sh
 	@hack/check-consumers.sh --readme
