@@ -94,12 +94,13 @@ vet:
 	done; \
 	if (( $${#failed[@]} )); then echo "vet failed in: $${failed[*]}"; exit 1; fi
 
-## lint: staticcheck (pinned in hack/tools) on every module, doc comments included
+## lint: golangci-lint (pinned in hack/tools, configured by .golangci.yml:
+## staticcheck, errorlint, import aliases, forbidden calls, ...) on every module
 .PHONY: lint
 lint:
 	@failed=(); \
 	for m in $(MODULES) hack/k8s-assets; do \
-		(cd $$m && GOWORK=off $(CURDIR)/hack/tool.sh staticcheck -checks 'all,-ST1003,-ST1005' ./...) || failed+=("$$m"); \
+		(cd $$m && GOWORK=off $(CURDIR)/hack/tool.sh golangci-lint run --config $(CURDIR)/.golangci.yml ./...) || failed+=("$$m"); \
 	done; \
 	if (( $${#failed[@]} )); then echo "lint failed in: $${failed[*]}"; exit 1; fi
 
