@@ -8,8 +8,8 @@
 #    that only the relative replace resolves), and every sibling it requires
 #    has a release tag.
 # 3. Its API, as it is in the working tree, is compared with its last
-#    release, the highest tag <dir>/vX.Y.Z, by apidiff (pinned in hack/tools).
-#    The rules are gorelease's:
+#    release, the highest tag <dir>/vX.Y.Z, by apidiff (pinned in hack/tools),
+#    with semantic versioning as Go modules apply it:
 #      no API change            any later version; the next patch is enough
 #      only additions           a new minor version at least: vX.(Y+1).0
 #      incompatible changes     before v1, a new minor version: v0.(Y+1).0;
