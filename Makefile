@@ -107,24 +107,30 @@ vet:
 	done; \
 	if (( $${#failed[@]} )); then echo "vet failed in: $${failed[*]}"; exit 1; fi
 
-## lint: staticcheck (pinned in hack/tools) on every module, doc comments included
+## lint: golangci-lint (pinned in hack/tools, configured by .golangci.yml:
+## staticcheck, errorlint, import aliases, forbidden calls, ...) on every module
 .PHONY: lint
 lint:
 	@failed=(); \
 	for m in $(MODULES) hack/k8s-assets; do \
-		(cd $$m && GOWORK=off $(CURDIR)/hack/tool.sh staticcheck -checks 'all,-ST1003,-ST1005' ./...) || failed+=("$$m"); \
+		(cd $$m && GOWORK=off $(CURDIR)/hack/tool.sh golangci-lint run --config $(CURDIR)/.golangci.yml ./...) || failed+=("$$m"); \
 	done; \
 	if (( $${#failed[@]} )); then echo "lint failed in: $${failed[*]}"; exit 1; fi
 
-## check: go.work matches the module list; the dependency graph (hack/deps.txt)
-## and pinned versions match the architecture; every released module tidies and
-## builds alone in a consumer module, with the dependency count README.md states
+## check: go.work matches the module list; every released module carries the
+## root's LICENSE; the dependency graph (hack/deps.txt) matches both the
+## imports and the go.mod requirements; pinned versions match the
+## architecture; every released module tidies and builds alone in a consumer
+## module, with the dependency count README.md states; the API check of
+## release-check behaves as RELEASING.md says (in a throwaway clone)
 .PHONY: check
 check:
 	@hack/work.sh --check
+	@hack/check-licenses.sh
 	@hack/check-imports.sh
 	@hack/check-versions.sh
 	@hack/check-consumers.sh --readme
+	@hack/test-release-check.sh
 
 ## release-order: print the released modules in the order they are tagged
 .PHONY: release-order
@@ -132,10 +138,12 @@ release-order:
 	@hack/modules.sh --release
 
 ## release-check: refuse to tag MODULE whose go.mod still requires a sibling
-## at v0.0.0 (e.g. make release-check MODULE=builders)
+## at v0.0.0 or an untagged one, or whose API breaks its last release in a way
+## VERSION does not allow (e.g. make release-check MODULE=builders VERSION=v0.3.0;
+## without VERSION it prints the smallest version the changes allow)
 .PHONY: release-check
 release-check:
-	@hack/release-check.sh $(MODULE)
+	@hack/release-check.sh $(MODULE) $(VERSION)
 
 ## verify: tidy, generate and fmt leave no diff; vet, lint and check pass
 .PHONY: verify

@@ -84,7 +84,7 @@ func TestInformerClientReadsOneInformerPerKind(t *testing.T) {
 			list := &corev1.ConfigMapList{}
 			err := ic.List(ctx, list, client.InNamespace("ns"), client.MatchingLabels(labels))
 			if err != nil || len(list.Items) != 1 {
-				return nil, fmt.Errorf("listed %d items: %v", len(list.Items), err)
+				return nil, fmt.Errorf("listed %d items: %v", len(list.Items), err) //nolint:errorlint // err may be nil: the count alone can be wrong
 			}
 			return &list.Items[0], nil
 		}, []string{"*v1.PartialObjectMetadataList ConfigMapList"}, "demo", false},
@@ -92,7 +92,7 @@ func TestInformerClientReadsOneInformerPerKind(t *testing.T) {
 			list := metaListOf(appsv1.SchemeGroupVersion.WithKind("StatefulSetList"))
 			err := ic.List(ctx, list, client.MatchingLabels(labels))
 			if err != nil || len(list.Items) != 1 || list.Items[0].Kind != "StatefulSet" {
-				return nil, fmt.Errorf("listed %+v: %v", list.Items, err)
+				return nil, fmt.Errorf("listed %+v: %v", list.Items, err) //nolint:errorlint // err may be nil: the items alone can be wrong
 			}
 			return &list.Items[0], nil
 		}, []string{"*v1.StatefulSetList"}, "demo", false},

@@ -115,9 +115,7 @@ func (p *pass) finish() {
 func (p *pass) collectManaged() {
 	p.managed = p.managed[:0]
 	for i := range p.inv.Items {
-		for _, t := range p.inv.Items[i].ManagedTypes {
-			p.managed = append(p.managed, TypeInfo(t))
-		}
+		p.managed = append(p.managed, p.inv.Items[i].ManagedTypes...)
 	}
 }
 

@@ -148,7 +148,7 @@ func ExampleNewConfigMap() {
 
 func ExampleScope_RoleSelectorLabels() {
 	group := builders.Scope{Namespace: "data", Cluster: "prod", Role: "server", RoleGroup: "default", ProductName: "zookeeper"}
-	print := func(labels map[string]string) {
+	show := func(labels map[string]string) {
 		var kv []string
 		for _, k := range slices.Sorted(maps.Keys(labels)) {
 			kv = append(kv, k+"="+labels[k])
@@ -157,8 +157,8 @@ func ExampleScope_RoleSelectorLabels() {
 	}
 	// Spread the role's pods, keep the cluster together: the selectors an
 	// affinity term takes.
-	print(group.RoleSelectorLabels())
-	print(group.ClusterSelectorLabels())
+	show(group.RoleSelectorLabels())
+	show(group.ClusterSelectorLabels())
 	fmt.Println(group.RoleScope().ResourceName())
 	// Output:
 	// app.kubernetes.io/component=server app.kubernetes.io/instance=prod app.kubernetes.io/managed-by=opkit app.kubernetes.io/name=zookeeper

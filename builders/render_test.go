@@ -82,7 +82,7 @@ func TestRenderEnvFileRoundTrip(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "x.env")
 	require.NoError(t, os.WriteFile(file, []byte(out), 0o600))
 	for k, want := range in {
-		got, err := exec.Command(sh, "-c", `. "$1"; printf %s "$`+k+`"`, "sh", file).Output()
+		got, err := exec.CommandContext(t.Context(), sh, "-c", `. "$1"; printf %s "$`+k+`"`, "sh", file).Output()
 		require.NoError(t, err)
 		if diff := cmp.Diff(want, string(got)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", k, diff)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/stretchr/testify/require"
@@ -157,7 +158,7 @@ func TestFoldCommonErrors(t *testing.T) {
 				}
 				gotErrs = append(gotErrs, w)
 			}
-			if diff := cmp.Diff(tt.want, gotErrs, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+			if diff := cmp.Diff(tt.want, gotErrs, cmpopts.EquateErrors()); diff != "" {
 				t.Errorf("errors mismatch (-want +got):\n%s", diff)
 			}
 		})

@@ -141,14 +141,14 @@ func (c *directiveChecker) check(key string, value any, path string) []string {
 		c.errs = append(c.errs, &FieldError{Field: path, Err: fmt.Errorf(format, args...)})
 		return nil
 	}
-	switch {
-	case key == patchDirective:
+	switch key {
+	case patchDirective:
 		s, ok := value.(string)
 		if !ok || !slices.Contains(patchDirectiveValues(), s) {
 			return fail("%w: %v; $patch takes %s", ErrInvalidValue, value, strings.Join(patchDirectiveValues(), ", "))
 		}
 		return nil
-	case key == retainKeysDirective:
+	case retainKeysDirective:
 		list, ok := value.([]any)
 		if !ok {
 			return fail("%w: $retainKeys takes a list of field names", ErrMalformed)

@@ -4,6 +4,13 @@
 # no line there, or when a line names no module. Production code never
 # imports testkit, examples or e2e; package api/failure imports the standard
 # library only.
+#
+# It also holds the table to the go.mod files: a module's line lists exactly
+# the siblings its go.mod requires (directly or // indirect, tests included).
+# A required sibling the line does not allow fails, and so does a listed
+# sibling the go.mod no longer requires, so the table states the graph as it
+# is rather than a looser one. Lines with "*" and nested test modules are not
+# compared.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -35,6 +42,19 @@ for m in "${modules[@]}"; do
 	ok="${allowed[$m]}"
 	[[ "$ok" == "*" ]] && continue
 	[[ "$ok" == "-" ]] && ok=""
+	required=" $(hack/modules.sh --requires "$m" | tr '\n' ' ')"
+	for r in $required; do
+		if [[ " $ok " != *" $r "* ]]; then
+			echo "check-imports: $m/go.mod requires $r, which hack/deps.txt does not allow for $m (allowed: ${ok:-none})" >&2
+			status=1
+		fi
+	done
+	for a in $ok; do
+		if [[ "$required " != *" $a "* ]]; then
+			echo "check-imports: hack/deps.txt lists $a for $m, but $m/go.mod does not require it; remove it from the line" >&2
+			status=1
+		fi
+	done
 	if ! listed="$(cd "$m" && GOWORK=off go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./...)"; then
 		echo "check-imports: go list failed in module $m" >&2
 		status=1

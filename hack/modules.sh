@@ -66,7 +66,7 @@ case "${1:-}" in
 --requires)
 	d="${2:?usage: modules.sh --requires <dir>}"
 	mapfile -t reqs < <(requires "$d")
-	((${#reqs[@]})) && order "${reqs[@]}"
+	if ((${#reqs[@]})); then order "${reqs[@]}"; fi
 	;;
 *)
 	echo "usage: hack/modules.sh [--tools | --release | --requires <dir>]" >&2

@@ -7,6 +7,7 @@ import (
 
 	"github.com/distribution/reference"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
@@ -162,7 +163,7 @@ func TestResolveFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := resolve(tc.opts, tc.decl, tc.cluster)
 			require.Error(t, err)
-			if diff := cmp.Diff(tc.want, failures(t, err), cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+			if diff := cmp.Diff(tc.want, failures(t, err), cmpopts.EquateErrors()); diff != "" {
 				t.Errorf("failures (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(imageresolve.Resolved{}, got); diff != "" {
@@ -215,7 +216,7 @@ func TestValidationErrorWrapsTheParserError(t *testing.T) {
 	if !errors.As(err, &ve) {
 		t.Fatalf("errors.As found no *ValidationError in %v", err)
 	}
-	if ve.Unwrap() != ve.Err {
+	if ve.Unwrap() != ve.Err { //nolint:errorlint // Unwrap returns the very error it holds
 		t.Errorf("Unwrap does not return Err")
 	}
 }

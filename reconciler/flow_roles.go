@@ -103,7 +103,7 @@ func (r *Reconciler[CR]) reconcileGroups(ctx context.Context, p *pass, cr CR, ro
 		if o.panicked != nil {
 			// Re-raised on the pass's goroutine, where Reconcile turns it
 			// into an error and a ReconcilePanic event.
-			panic(*o.panicked)
+			panic(*o.panicked) //nolint:forbidigo // moves a role group's panic to the pass's goroutine, where Reconcile recovers it
 		}
 	}
 	var targets []groupTarget

@@ -37,7 +37,7 @@ type Env struct {
 // and left unset it prints, half a minute into the run, a warning with a
 // stack trace that reads like a failure in the test output.
 func (e *Env) Main(m *testing.M) {
-	crlog.SetLogger(QuietLogger())
+	crlog.SetLogger(QuietLogger()) //nolint:forbidigo // silences controller-runtime's own process-wide logger, which its caches use whatever logger they are given
 	code := m.Run()
 	if err := e.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "testkit: stopping the control plane:", err)

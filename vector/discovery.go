@@ -101,7 +101,7 @@ func AggregatorAddress(req sidecar.Requirement, cm *corev1.ConfigMap) (string, e
 func ValidateAddress(addr string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("%q is %w: %v", addr, ErrAddressInvalid, err)
+		return fmt.Errorf("%q is %w: %w", addr, ErrAddressInvalid, err)
 	}
 	if host == "" {
 		return fmt.Errorf("%q is %w: the host is empty", addr, ErrAddressInvalid)

@@ -61,10 +61,10 @@ func leaves(err error) []error {
 	if err == nil {
 		return nil
 	}
-	if f, ok := err.(failure.Fielder); ok && f.FieldPath() != "" {
+	if f, ok := err.(failure.Fielder); ok && f.FieldPath() != "" { //nolint:errorlint // this node of the tree, not its causes
 		return []error{err}
 	}
-	switch u := err.(type) {
+	switch u := err.(type) { //nolint:errorlint // descends the tree one wrapper at a time, by design
 	case interface{ Unwrap() []error }:
 		var out []error
 		for _, e := range u.Unwrap() {

@@ -142,7 +142,7 @@ type Delayer interface {
 func Delay(err error) time.Duration {
 	var limited, other time.Duration
 	walk(err, func(e error) {
-		d, ok := e.(Delayer)
+		d, ok := e.(Delayer) //nolint:errorlint // walk visits each error of the tree; this asks the one visited
 		if !ok {
 			return
 		}
@@ -170,7 +170,7 @@ func walk(err error, fn func(error)) {
 		return
 	}
 	fn(err)
-	switch u := err.(type) {
+	switch u := err.(type) { //nolint:errorlint // this is the tree walk that errors.As would do
 	case interface{ Unwrap() error }:
 		walk(u.Unwrap(), fn)
 	case interface{ Unwrap() []error }:

@@ -73,7 +73,7 @@ func failures(err error, fn func(error)) {
 		fn(err)
 		return
 	}
-	switch u := err.(type) {
+	switch u := err.(type) { //nolint:errorlint // descends the tree one wrapper at a time, by design
 	case interface{ Unwrap() []error }:
 		for _, e := range u.Unwrap() {
 			failures(e, fn)
@@ -92,7 +92,7 @@ func failures(err error, fn func(error)) {
 func declaresClass(err error) bool {
 	is, _ := err.(interface{ Is(error) bool })
 	for _, c := range []error{ErrInvalid, ErrRequeue, ErrRateLimited, ErrRetriable} {
-		if err == c || is != nil && is.Is(c) {
+		if err == c || is != nil && is.Is(c) { //nolint:errorlint // err itself, not its causes
 			return true
 		}
 	}

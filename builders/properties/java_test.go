@@ -46,7 +46,7 @@ func TestJavaRoundTrip(t *testing.T) {
 	file := filepath.Join(dir, "in.properties")
 	require.NoError(t, os.WriteFile(file, []byte(Render(tricky)), 0o600))
 
-	out, err := exec.Command(java, src, file).Output()
+	out, err := exec.CommandContext(t.Context(), java, src, file).Output()
 	require.NoError(t, err)
 	got := map[string]string{}
 	for line := range strings.Lines(string(out)) {

@@ -164,7 +164,7 @@ func operatorLogger(w io.Writer) logr.Logger {
 
 func errorsJoinStop(err error, cp *controlplane.ControlPlane) error {
 	if serr := cp.Stop(); serr != nil {
-		return fmt.Errorf("%w (stopping the control plane: %v)", err, serr)
+		return fmt.Errorf("%w (stopping the control plane: %w)", err, serr)
 	}
 	return err
 }

@@ -29,8 +29,9 @@ func main() {
 		opts.keep = true
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, opts); err != nil {
+	err := run(ctx, opts)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo failed:", err)
 		os.Exit(1)
 	}

@@ -25,7 +25,7 @@ func run(ctx context.Context, opts options) error {
 	if err != nil {
 		return err
 	}
-	defer logs.Close()
+	defer logs.Close() //nolint:errcheck // the operators' log, for reading after a failure: a failed close has no one to tell
 
 	fmt.Println("opkit demo: starting etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok nodes …")
 	e, stop, err := start(ctx, logs)

@@ -51,7 +51,7 @@ func main() {
 	flag.Parse() // --kubeconfig is registered by controller-runtime
 
 	log := zap.New(zap.UseFlagOptions(&logOpts))
-	ctrl.SetLogger(log)
+	ctrl.SetLogger(log) //nolint:forbidigo // an operator's main gives controller-runtime the process's logger
 	if err := run(f); err != nil {
 		log.Error(err, "website operator stopped")
 		os.Exit(1)

@@ -74,7 +74,7 @@ func ignoreRules(root fs.FS) (*ignore.Rules, error) {
 	case err != nil:
 		return nil, &generators.ConfigError{Field: ignore.HelmIgnore, Err: err}
 	default:
-		defer f.Close()
+		defer f.Close() //nolint:errcheck // read only: closing cannot lose data
 		if rules, err = ignore.Parse(f); err != nil {
 			return nil, &generators.ConfigError{Field: ignore.HelmIgnore, Err: err}
 		}

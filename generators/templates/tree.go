@@ -85,7 +85,7 @@ func readIgnore(root fs.FS, name string) (*patternmatcher.PatternMatcher, error)
 	if err != nil {
 		return nil, &generators.ConfigError{Field: name, Err: err}
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // read only: closing cannot lose data
 	patterns, err := ignorefile.ReadAll(f)
 	if err != nil {
 		return nil, &generators.ConfigError{Field: name, Err: err}

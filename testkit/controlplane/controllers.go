@@ -120,7 +120,7 @@ func (cp *ControlPlane) poll(ctx context.Context, what string, cond func(context
 	})
 	if err != nil {
 		if last != nil {
-			return fmt.Errorf("waiting for %s: %w (last error: %v)", what, err, last)
+			return fmt.Errorf("waiting for %s: %w (last error: %v)", what, err, last) //nolint:errorlint // the wait ended for err; the last error is context for the reader
 		}
 		return fmt.Errorf("waiting for %s: %w", what, err)
 	}

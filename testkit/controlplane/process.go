@@ -25,7 +25,7 @@ func startProcess(name, path, logPath string, args ...string) (*process, error) 
 	if err != nil {
 		return nil, fmt.Errorf("creating log file for %s: %w", name, err)
 	}
-	cmd := exec.Command(path, args...)
+	cmd := exec.Command(path, args...) //nolint:noctx // the process outlives any one context; stop ends it with SIGTERM, then SIGKILL after a grace period
 	cmd.Stdout = log
 	cmd.Stderr = log
 	cmd.SysProcAttr = sysProcAttr()
@@ -46,7 +46,7 @@ func startProcess(name, path, logPath string, args ...string) (*process, error) 
 func (p *process) exited() error {
 	select {
 	case <-p.done:
-		return fmt.Errorf("%s exited (%v); its log is %s", p.name, p.waitErr, p.logPath)
+		return fmt.Errorf("%s exited (%v); its log is %s", p.name, p.waitErr, p.logPath) //nolint:errorlint // waitErr is nil after a clean exit; the exit is the failure, not its status
 	default:
 		return nil
 	}

@@ -51,7 +51,7 @@ func TestClassify(t *testing.T) {
 
 func TestClassifyIsIdempotent(t *testing.T) {
 	once := apierr.Classify(apierrors.NewTooManyRequests("", 1))
-	if twice := apierr.Classify(once); twice != once {
+	if twice := apierr.Classify(once); twice != once { //nolint:errorlint // the very same error, not one wrapping it
 		t.Errorf("classifying twice wrapped again: %v", twice)
 	}
 }

@@ -26,7 +26,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Classify(httptest.NewRequest(tt.method, tt.target, nil))
+			got := Classify(httptest.NewRequestWithContext(t.Context(), tt.method, tt.target, nil))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Classify(%s %s) mismatch (-want +got):\n%s", tt.method, tt.target, diff)
 			}
