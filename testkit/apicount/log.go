@@ -1,0 +1,69 @@
+package apicount
+
+import (
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/opkit-dev/opkit/testkit/internal/reqinfo"
+)
+
+// Request is one request a Log recorded: what it asked and the status code
+// the API server answered (0 when no answer came).
+type Request struct {
+	// Verb is as in Key.
+	Verb string
+	// Group, Resource and Subresource name what the request is on; for a
+	// non-resource request Resource is the URL path and Group is empty.
+	Group, Resource, Subresource string
+	// Namespace and Name are those of the request, when it has them.
+	Namespace, Name string
+	// Status is the HTTP status code of the answer.
+	Status int
+}
+
+// Log records every request and its answer, in order. It is safe for
+// concurrent use. A test that proves an operator's RBAC enough and not
+// more reads it: no request answered 403, every rule used.
+type Log struct {
+	mu       sync.Mutex
+	requests []Request
+}
+
+// NewLog returns an empty Log.
+func NewLog() *Log { return &Log{} }
+
+// WrapTransport returns a round-tripper that records each request and its
+// answer; its signature fits rest.Config.Wrap.
+func (l *Log) WrapTransport(next http.RoundTripper) http.RoundTripper {
+	return &logTransport{log: l, next: next}
+}
+
+// Requests returns the requests recorded so far, oldest first.
+func (l *Log) Requests() []Request {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.requests)
+}
+
+type logTransport struct {
+	log  *Log
+	next http.RoundTripper
+}
+
+func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	info := reqinfo.Classify(req)
+	r := Request{Verb: info.Verb, Group: info.Group, Resource: info.Plural, Subresource: info.Subresource,
+		Namespace: info.Namespace, Name: info.Name}
+	if info.Plural == "" {
+		r.Resource = info.Resource
+	}
+	resp, err := t.next.RoundTrip(req)
+	if resp != nil {
+		r.Status = resp.StatusCode
+	}
+	t.log.mu.Lock()
+	t.log.requests = append(t.log.requests, r)
+	t.log.mu.Unlock()
+	return resp, err
+}
