@@ -1,9 +1,14 @@
 package apicount
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opkit-dev/opkit/testkit/internal/reqinfo"
 )
@@ -20,6 +25,9 @@ type Request struct {
 	Namespace, Name string
 	// Status is the HTTP status code of the answer.
 	Status int
+	// Refusal is the Status object the API server sent with an answer of
+	// 400 or more, when it sent one; nil otherwise.
+	Refusal *metav1.Status
 }
 
 // Log records every request and its answer, in order. It is safe for
@@ -61,9 +69,34 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if resp != nil {
 		r.Status = resp.StatusCode
+		if resp.StatusCode >= http.StatusBadRequest {
+			r.Refusal = readStatus(resp)
+		}
 	}
 	t.log.mu.Lock()
 	t.log.requests = append(t.log.requests, r)
 	t.log.mu.Unlock()
 	return resp, err
 }
+
+// readStatus decodes the Status object in an error answer's body and puts
+// the body back for the caller; nil when the body holds none.
+func readStatus(resp *http.Response) *metav1.Status {
+	if resp.Body == nil {
+		return nil
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxStatusBody))
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return nil
+	}
+	s := &metav1.Status{}
+	if json.Unmarshal(body, s) != nil || s.Kind != "Status" {
+		return nil
+	}
+	return s
+}
+
+// maxStatusBody bounds what an error answer's body may hold to be read.
+const maxStatusBody = 1 << 20
