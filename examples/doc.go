@@ -17,3 +17,5 @@
 // deploys it); see the README of each directory for how to deploy it to
 // a real cluster or run it against one.
 package examples
+
+//go:generate go run ./internal/rbacgen

@@ -172,6 +172,10 @@ func (r *Reconciler[T]) rebuildStatus(p *pass[T]) {
 // with the hints of the watches on what changed since the last pass.
 func (r *Reconciler[T]) applyObjects(ctx context.Context, p *pass[T]) bool {
 	st, tgt := p.status, p.target
+	if err := r.checkKinds(p.objects); err != nil {
+		r.fail(p, err)
+		return false
+	}
 	eng, err := r.engine(tgt, p.comp)
 	if err != nil {
 		r.fail(p, err)

@@ -75,6 +75,13 @@ type Options struct {
 	// that applied them, and cached without the label filter.
 	Kinds []schema.GroupVersionKind
 
+	// StrictKinds refuses to apply an object whose kind is not in Kinds:
+	// the component goes to state Error naming the object and its kind,
+	// and nothing of the render is applied. Permissions then lists all the
+	// rights the operator needs. False (the default) applies any kind the
+	// generator renders, watching it from the first pass that applied one.
+	StrictKinds bool
+
 	// RequeueInterval is the time between passes of a ready component.
 	// Zero means DefaultRequeueInterval.
 	RequeueInterval time.Duration

@@ -27,7 +27,10 @@ import (
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
-var env = &testkit.Env{Options: controlplane.Options{Controllers: true, CRDs: mustCRDs(), Scheme: operator.Scheme()}}
+// env is the test control plane. Its API server enforces owner-reference
+// permissions, as many clusters do, so that the RBAC test meets them.
+var env = &testkit.Env{Options: controlplane.Options{Controllers: true, CRDs: mustCRDs(), Scheme: operator.Scheme(),
+	APIServerArgs: map[string][]string{"enable-admission-plugins": {"OwnerReferencesPermissionEnforcement"}}}}
 
 func TestMain(m *testing.M) { env.Main(m) }
 

@@ -76,5 +76,5 @@ func New(opts Options) (*component.Reconciler[*v1alpha1.Website], error) {
 	if err != nil {
 		return nil, fmt.Errorf("website kustomization: %w", err)
 	}
-	return component.New[*v1alpha1.Website](Name, generators.Concat(chart, ops), component.Options{Kinds: Kinds(), Namespaces: opts.Namespaces})
+	return component.New[*v1alpha1.Website](Name, generators.Concat(chart, ops), component.Options{Kinds: Kinds(), StrictKinds: true, Namespaces: opts.Namespaces})
 }

@@ -24,6 +24,9 @@ type Info struct {
 	Resource string
 	// Namespace and Name are those of the request, when it has them.
 	Namespace, Name string
+	// Group, Plural and Subresource are the parts of Resource, for a
+	// resource request.
+	Group, Plural, Subresource string
 }
 
 // Classify returns the request's Info.
@@ -45,6 +48,7 @@ func Classify(req *http.Request) Info {
 		Resource:  Resource(ri.APIGroup, ri.Resource, ri.Subresource),
 		Namespace: ri.Namespace,
 		Name:      ri.Name,
+		Group:     ri.APIGroup, Plural: ri.Resource, Subresource: ri.Subresource,
 	}
 }
 
