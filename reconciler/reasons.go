@@ -20,7 +20,8 @@ const (
 	ReasonDependencyMissing = "DependencyMissing"
 	// ReasonImmutableFieldIgnored: a field the API server does not let
 	// change differs from what the spec asks; repeated every pass while it
-	// does.
+	// does. Also ReconcileComplete's reason while it lasts: the spec is not
+	// applied as asked.
 	ReasonImmutableFieldIgnored = "ImmutableFieldIgnored"
 	// ReasonAffinityOverridden: a layer's config.affinity replaced members
 	// a lower layer declared.
