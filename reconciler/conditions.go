@@ -74,6 +74,8 @@ func setOutcomeConditions(p *pass, cr Cluster, err error, class failure.Class, k
 	case keep && conditionIs(cr, commonsv1alpha1.ConditionDegraded, condTrue, ReasonFailed):
 	case class == failure.ClassInvalid || class == failure.ClassOther && err != nil:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonFailed, message(err))
+	case len(h.refused) > 0:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonPodsRefused, h.unhealthy())
 	case len(h.failing) > 0:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonPodsFailing, strings.Join(h.failing, "\n"))
 	case h.checkErr != nil:
@@ -93,6 +95,8 @@ func setHealthConditions(p *pass, cr Cluster) {
 	switch {
 	case h.available():
 		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condTrue, ReasonReady, "every role group is ready")
+	case len(h.refused) > 0:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonPodsRefused, h.unhealthy())
 	case len(h.failing) > 0:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonPodsFailing, strings.Join(h.failing, "\n"))
 	case h.checkErr != nil:

@@ -46,6 +46,10 @@ const (
 	// ReasonPodsFailing: pods of a role group cannot start or keep
 	// crashing.
 	ReasonPodsFailing = "PodsFailing"
+	// ReasonPodsRefused: the API server refused to create pods of a role
+	// group (a namespace's Pod Security level, a quota, another admission
+	// check); the message is what it said.
+	ReasonPodsRefused = "PodsRefused"
 	// ReasonHealthCheckFailed: the product's health check failed.
 	ReasonHealthCheckFailed = "HealthCheckFailed"
 	// ReasonWaiting: the pass waits for something not ready yet.
