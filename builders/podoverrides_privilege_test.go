@@ -16,59 +16,48 @@ import (
 // except allowPrivilegeEscalation, which the API server refuses beside
 // them; every other container gets all of them.
 func TestHardenContainerLeavesOutWhatContradictsTheAsk(t *testing.T) {
+	// restricted is the restricted context with edit applied.
+	restricted := func(edit func(*corev1.SecurityContext)) *corev1.SecurityContext {
+		sc := RestrictedContainerSecurityContext()
+		edit(sc)
+		return sc
+	}
+	sysAdmin := &corev1.Capabilities{Add: []corev1.Capability{"NET_ADMIN", "CAP_SYS_ADMIN"}}
+	bind := &corev1.Capabilities{Add: []corev1.Capability{"NET_BIND_SERVICE"}}
 	tests := []struct {
 		name string
 		sc   *corev1.SecurityContext
 		want *corev1.SecurityContext
 	}{
-		{
-			name: "nothing stated",
-			want: RestrictedContainerSecurityContext(),
-		},
+		{name: "nothing stated", want: RestrictedContainerSecurityContext()},
 		{
 			name: "privileged",
 			sc:   &corev1.SecurityContext{Privileged: ptr.To(true)},
-			want: func() *corev1.SecurityContext {
-				sc := RestrictedContainerSecurityContext()
-				sc.Privileged, sc.AllowPrivilegeEscalation = ptr.To(true), nil
-				return sc
-			}(),
+			want: restricted(func(sc *corev1.SecurityContext) { sc.Privileged, sc.AllowPrivilegeEscalation = ptr.To(true), nil }),
 		},
 		{
 			name: "privileged false",
 			sc:   &corev1.SecurityContext{Privileged: ptr.To(false)},
-			want: func() *corev1.SecurityContext {
-				sc := RestrictedContainerSecurityContext()
-				sc.Privileged = ptr.To(false)
-				return sc
-			}(),
+			want: restricted(func(sc *corev1.SecurityContext) { sc.Privileged = ptr.To(false) }),
 		},
 		{
 			name: "CAP_SYS_ADMIN added",
-			sc:   &corev1.SecurityContext{Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_ADMIN", "CAP_SYS_ADMIN"}}},
-			want: func() *corev1.SecurityContext {
-				sc := RestrictedContainerSecurityContext()
-				sc.Capabilities, sc.AllowPrivilegeEscalation = &corev1.Capabilities{Add: []corev1.Capability{"NET_ADMIN", "CAP_SYS_ADMIN"}}, nil
-				return sc
-			}(),
+			sc:   &corev1.SecurityContext{Capabilities: sysAdmin.DeepCopy()},
+			want: restricted(func(sc *corev1.SecurityContext) {
+				sc.Capabilities, sc.AllowPrivilegeEscalation = sysAdmin.DeepCopy(), nil
+			}),
 		},
 		{
 			name: "another capability added",
-			sc:   &corev1.SecurityContext{Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_BIND_SERVICE"}}},
-			want: func() *corev1.SecurityContext {
-				sc := RestrictedContainerSecurityContext()
-				sc.Capabilities = &corev1.Capabilities{Add: []corev1.Capability{"NET_BIND_SERVICE"}}
-				return sc
-			}(),
+			sc:   &corev1.SecurityContext{Capabilities: bind.DeepCopy()},
+			want: restricted(func(sc *corev1.SecurityContext) { sc.Capabilities = bind.DeepCopy() }),
 		},
 		{
 			name: "privileged with escalation stated true",
 			sc:   &corev1.SecurityContext{Privileged: ptr.To(true), AllowPrivilegeEscalation: ptr.To(true)},
-			want: func() *corev1.SecurityContext {
-				sc := RestrictedContainerSecurityContext()
+			want: restricted(func(sc *corev1.SecurityContext) {
 				sc.Privileged, sc.AllowPrivilegeEscalation = ptr.To(true), ptr.To(true)
-				return sc
-			}(),
+			}),
 		},
 	}
 	for _, tt := range tests {
@@ -82,60 +71,29 @@ func TestHardenContainerLeavesOutWhatContradictsTheAsk(t *testing.T) {
 	}
 }
 
-// Privileges asked alone are applied; stated beside allowPrivilegeEscalation
-// false they are refused, naming the layer's field, whoever stated the false.
-func TestApplyPodOverridesEscalation(t *testing.T) {
-	const group = "spec.roles.server.roleGroups.default.podOverrides"
-	const role = "spec.roles.server.podOverrides"
-	main := func(sc string) string {
-		return `{"spec":{"containers":[{"name":"main","securityContext":` + sc + `}]}}`
-	}
-	tests := []struct {
-		name        string
-		built       *corev1.SecurityContext
-		role, group string
-		want        []string
-	}{
-		{name: "privileged alone", group: main(`{"privileged":true}`)},
-		{name: "CAP_SYS_ADMIN alone", group: main(`{"capabilities":{"add":["CAP_SYS_ADMIN"]}}`)},
-		{name: "privileged with escalation allowed", group: main(`{"privileged":true,"allowPrivilegeEscalation":true}`)},
-		{
-			name:  "privileged with escalation refused in one layer",
-			group: main(`{"privileged":true,"allowPrivilegeEscalation":false}`),
-			want: []string{group + `.spec.containers[name=main].securityContext: privileged: true with allowPrivilegeEscalation false, ` +
-				`which the API server refuses (such a container can always escalate); leave allowPrivilegeEscalation out (the restricted defaults then set none) or set it to true`},
-		},
-		{
-			name:  "escalation refused by the role, privileges asked by the group",
-			role:  main(`{"allowPrivilegeEscalation":false}`),
-			group: main(`{"capabilities":{"add":["CAP_SYS_ADMIN"]}}`),
-			want: []string{group + `.spec.containers[name=main].securityContext: capability CAP_SYS_ADMIN added with allowPrivilegeEscalation false, ` +
-				`which the API server refuses (such a container can always escalate); leave allowPrivilegeEscalation out (the restricted defaults then set none) or set it to true`},
-		},
-		{
-			name:  "an init container the override adds",
-			group: `{"spec":{"initContainers":[{"name":"tune","image":"busybox","securityContext":{"privileged":true,"allowPrivilegeEscalation":false}}]}}`,
-			want: []string{group + `.spec.initContainers[name=tune].securityContext: privileged: true with allowPrivilegeEscalation false, ` +
-				`which the API server refuses (such a container can always escalate); leave allowPrivilegeEscalation out (the restricted defaults then set none) or set it to true`},
-		},
-		{
-			name:  "escalation refused by the product, privileges asked by the role",
-			built: &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false)},
-			role:  main(`{"privileged":true}`),
-			want: []string{role + `.spec.containers[name=main].securityContext: privileged: true with allowPrivilegeEscalation false, ` +
-				`which the API server refuses (such a container can always escalate); the product's container sets allowPrivilegeEscalation to false: state allowPrivilegeEscalation: true beside it`},
-		},
-		{
-			name:  "escalation refused by the product, allowed by the group",
-			built: &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false)},
-			group: main(`{"privileged":true,"allowPrivilegeEscalation":true}`),
-		},
-		{
-			name:  "the product's own contradiction is not the override's",
-			built: &corev1.SecurityContext{Privileged: ptr.To(true), AllowPrivilegeEscalation: ptr.To(false)},
-			group: `{"metadata":{"labels":{"a":"b"}}}`,
-		},
-	}
+// escalationCase is podOverrides layers over a main container whose
+// security context the product built, and the violations expected.
+type escalationCase struct {
+	name        string
+	built       *corev1.SecurityContext
+	role, group string
+	want        []string
+}
+
+const (
+	groupOverrides = "spec.roles.server.roleGroups.default.podOverrides"
+	roleOverrides  = "spec.roles.server.podOverrides"
+	refusedPair    = " with allowPrivilegeEscalation false, which the API server refuses (such a container can always escalate); "
+	leaveOut       = "leave allowPrivilegeEscalation out (the restricted defaults then set none) or set it to true"
+)
+
+// mainSecurity is a layer setting the main container's securityContext.
+func mainSecurity(sc string) string {
+	return `{"spec":{"containers":[{"name":"main","securityContext":` + sc + `}]}}`
+}
+
+func runEscalationCases(t *testing.T, tests []escalationCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := overrideBase()
@@ -151,6 +109,54 @@ func TestApplyPodOverridesEscalation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Privileges asked alone are applied; stated beside allowPrivilegeEscalation
+// false they are refused, naming the field of the layer that wrote them.
+func TestApplyPodOverridesEscalation(t *testing.T) {
+	runEscalationCases(t, []escalationCase{
+		{name: "privileged alone", group: mainSecurity(`{"privileged":true}`)},
+		{name: "CAP_SYS_ADMIN alone", group: mainSecurity(`{"capabilities":{"add":["CAP_SYS_ADMIN"]}}`)},
+		{name: "privileged with escalation allowed", group: mainSecurity(`{"privileged":true,"allowPrivilegeEscalation":true}`)},
+		{
+			name:  "privileged with escalation refused in one layer",
+			group: mainSecurity(`{"privileged":true,"allowPrivilegeEscalation":false}`),
+			want:  []string{groupOverrides + ".spec.containers[name=main].securityContext: privileged: true" + refusedPair + leaveOut},
+		},
+		{
+			name:  "escalation refused by the role, privileges asked by the group",
+			role:  mainSecurity(`{"allowPrivilegeEscalation":false}`),
+			group: mainSecurity(`{"capabilities":{"add":["CAP_SYS_ADMIN"]}}`),
+			want:  []string{groupOverrides + ".spec.containers[name=main].securityContext: capability CAP_SYS_ADMIN added" + refusedPair + leaveOut},
+		},
+		{
+			name:  "an init container the override adds",
+			group: `{"spec":{"initContainers":[{"name":"tune","image":"busybox","securityContext":{"privileged":true,"allowPrivilegeEscalation":false}}]}}`,
+			want:  []string{groupOverrides + ".spec.initContainers[name=tune].securityContext: privileged: true" + refusedPair + leaveOut},
+		},
+	})
+}
+
+// Against a product that states allowPrivilegeEscalation false, privileges
+// need the override to allow escalation; the product's own pair is not the
+// override's to answer for.
+func TestApplyPodOverridesEscalationAgainstTheProduct(t *testing.T) {
+	refuses := &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false)}
+	runEscalationCases(t, []escalationCase{
+		{
+			name:  "privileges asked by the role",
+			built: refuses,
+			role:  mainSecurity(`{"privileged":true}`),
+			want: []string{roleOverrides + ".spec.containers[name=main].securityContext: privileged: true" + refusedPair +
+				"the product's container sets allowPrivilegeEscalation to false: state allowPrivilegeEscalation: true beside it"},
+		},
+		{name: "escalation allowed by the group", built: refuses, group: mainSecurity(`{"privileged":true,"allowPrivilegeEscalation":true}`)},
+		{
+			name:  "the product's own pair",
+			built: &corev1.SecurityContext{Privileged: ptr.To(true), AllowPrivilegeEscalation: ptr.To(false)},
+			group: `{"metadata":{"labels":{"a":"b"}}}`,
+		},
+	})
 }
 
 // A privileged podOverride reaches the built StatefulSet as asked, with the

@@ -27,13 +27,7 @@ import (
 func TestResizedClaimTemplateKeepsReconcileIncomplete(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
-	cfg := baseConfig()
-	cat := catalog()
-	server := cat["server"]
-	server.DataVolume = &builders.DataVolume{MountPath: "/data"}
-	cat["server"] = server
-	cfg.Roles = reconciler.StaticRoles[*sampleCluster](cat)
-	startOperator(t, cp, ns, cfg)
+	startOperator(t, cp, ns, dataVolumeConfig())
 
 	// The pod's claim binds to a volume made for it, so the pod runs and
 	// the cluster can be complete.
@@ -86,6 +80,17 @@ func TestResizedClaimTemplateKeepsReconcileIncomplete(t *testing.T) {
 	if got := sts.Spec.VolumeClaimTemplates[0].Spec.Resources.Requests.Storage().String(); got != "5Gi" {
 		t.Errorf("the recreated StatefulSet's claim template asks %s, want 5Gi", got)
 	}
+}
+
+// dataVolumeConfig is baseConfig with a data volume for the server role.
+func dataVolumeConfig() reconciler.Config[*sampleCluster] {
+	cfg := baseConfig()
+	cat := catalog()
+	server := cat["server"]
+	server.DataVolume = &builders.DataVolume{MountPath: "/data"}
+	cat["server"] = server
+	cfg.Roles = reconciler.StaticRoles[*sampleCluster](cat)
+	return cfg
 }
 
 // setStorage sets the server role's storage capacity.
