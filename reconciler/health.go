@@ -114,8 +114,8 @@ type podReport struct {
 // inspectPods lists the group's pods that cannot start (a container
 // waiting for a reason that does not heal, a failed pod, or a pod the
 // scheduler cannot place) and says why pods its StatefulSet sts lacks
-// were refused (refusedPods). ok is false when the pods or the events
-// could not be listed.
+// were refused (refusedPods). ok is false when the pods could not be
+// listed.
 func (r *Reconciler[CR]) inspectPods(ctx context.Context, p *pass, cr CR, t groupTarget, sts *appsv1.StatefulSet) (podReport, bool) {
 	pods := &corev1.PodList{}
 	if err := r.apiReader.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
@@ -132,9 +132,8 @@ func (r *Reconciler[CR]) inspectPods(ctx context.Context, p *pass, cr CR, t grou
 		}
 	}
 	slices.Sort(out.failing)
-	refused, ok := r.refusedPods(ctx, p, sts, t.replicas, names)
-	out.refused = refused
-	return out, ok
+	out.refused = r.refusedPods(ctx, p, sts, t.replicas, names)
+	return out, true
 }
 
 func podFailure(pod *corev1.Pod) string {

@@ -35,16 +35,18 @@ const failedCreate = "FailedCreate"
 // created, one line per cause: its ReplicaFailure condition, and, when the
 // group has fewer pods than want (existing names those it has) and the
 // controller should have created them (creationDue), the latest
-// FailedCreate event about a pod it lacks. ok is false when the events
-// could not be read.
-func (r *Reconciler[CR]) refusedPods(ctx context.Context, p *pass, sts *appsv1.StatefulSet, want int32, existing []string) (refused []string, ok bool) {
+// FailedCreate event about a pod it lacks. Events that cannot be read
+// (the operator may lack the right) are logged and leave the pods
+// unexplained; the listing is spaced all the same.
+func (r *Reconciler[CR]) refusedPods(ctx context.Context, p *pass, sts *appsv1.StatefulSet, want int32, existing []string) []string {
+	var refused []string
 	for _, c := range sts.Status.Conditions {
 		if c.Type == replicaFailure && c.Status == corev1.ConditionTrue {
 			refused = append(refused, fmt.Sprintf("StatefulSet %s: %s: %s", sts.Name, c.Reason, strings.TrimSpace(c.Message)))
 		}
 	}
 	if !creationDue(sts, len(existing), want) {
-		return refused, true
+		return refused
 	}
 	events := &corev1.EventList{}
 	if err := r.apiReader.List(ctx, events, client.InNamespace(sts.Namespace), client.MatchingFields{
@@ -54,12 +56,12 @@ func (r *Reconciler[CR]) refusedPods(ctx context.Context, p *pass, sts *appsv1.S
 		"reason":              failedCreate,
 	}); err != nil {
 		p.log.Error(err, "listing the StatefulSet's events for the health check", "statefulSet", sts.Name)
-		return refused, false
+		return refused
 	}
 	if line := latestRefusal(events.Items, existing); line != "" {
 		refused = append(refused, line)
 	}
-	return refused, true
+	return refused
 }
 
 // creationDue reports whether the StatefulSet controller should have
