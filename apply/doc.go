@@ -42,5 +42,6 @@
 //
 // Immutable fields of StatefulSets, Services, Jobs and PersistentVolumeClaims
 // are preserved on every update path; Change.IgnoredFields names those the
-// desired object states differently, on every pass while it does.
+// desired object states differently, on every pass while it does, and
+// Change.IgnoredValues says which values differ, live and desired.
 package apply

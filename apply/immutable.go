@@ -25,10 +25,10 @@ func hasImmutableRules(gk schema.GroupKind) bool {
 
 // preserveImmutable rewrites want so that it carries live's values for the
 // fields the API server does not let change (or allocated itself), and
-// returns the paths of preserved fields that want stated differently, so
-// that the caller can say which of its changes were not applied. Kinds
-// without rules are left alone.
-func preserveImmutable(live, want *unstructured.Unstructured) ([]string, error) {
+// returns the preserved fields that want stated differently, with both
+// values, so that the caller can say which of its changes were not applied.
+// Kinds without rules are left alone.
+func preserveImmutable(live, want *unstructured.Unstructured) (preservedFields, error) {
 	switch want.GroupVersionKind().GroupKind() {
 	case gkStatefulSet:
 		return preserveTyped(live, want, preserveStatefulSet)
@@ -44,7 +44,7 @@ func preserveImmutable(live, want *unstructured.Unstructured) ([]string, error) 
 
 // preserveTyped converts both objects to the typed form T, lets rule edit
 // the desired one, and writes the desired spec back.
-func preserveTyped[T any](live, want *unstructured.Unstructured, rule func(live, want *T) []string) ([]string, error) {
+func preserveTyped[T any](live, want *unstructured.Unstructured, rule func(live, want *T) preservedFields) (preservedFields, error) {
 	var l, w T
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(live.Object, &l); err != nil {
 		return nil, fmt.Errorf("decoding live %s: %w", want.GetKind(), err)
@@ -67,12 +67,12 @@ func preserveTyped[T any](live, want *unstructured.Unstructured, rule func(live,
 // IP families and node ports the desired Service leaves open. Only a
 // clusterIP the desired object states differently is reported; the other
 // fields are allocations a desired object rarely states.
-func preserveService(live, want *corev1.Service) []string {
-	var fields []string
+func preserveService(live, want *corev1.Service) preservedFields {
+	var fields preservedFields
 	if live.Spec.ClusterIP != "" {
 		if want.Spec.ClusterIP != "" && want.Spec.ClusterIP != live.Spec.ClusterIP &&
 			want.Spec.Type != corev1.ServiceTypeExternalName && live.Spec.Type != corev1.ServiceTypeExternalName {
-			fields = append(fields, "spec.clusterIP")
+			fields = fields.add("spec.clusterIP", live.Spec.ClusterIP, want.Spec.ClusterIP)
 		}
 		if want.Spec.Type != corev1.ServiceTypeExternalName {
 			want.Spec.ClusterIP = live.Spec.ClusterIP
@@ -114,22 +114,24 @@ func protocolOf(p corev1.ServicePort) corev1.Protocol {
 // deadline and TTL converge. A desired template or completion setting that
 // differs is reported. The selector and the template's labels are filled in
 // by the server, so the comparison ignores what the desired Job leaves out.
-func preserveJob(live, want *batchv1.Job) []string {
-	var fields []string
+func preserveJob(live, want *batchv1.Job) preservedFields {
+	var fields preservedFields
 	if want.Spec.Selector != nil && !equality.Semantic.DeepEqual(want.Spec.Selector, live.Spec.Selector) {
-		fields = append(fields, "spec.selector")
+		fields = fields.add("spec.selector", live.Spec.Selector, want.Spec.Selector)
 	}
 	if !templateCovered(want, live) {
-		fields = append(fields, "spec.template")
+		// The server adds to a template; only what the desired one states
+		// is a difference.
+		fields = fields.addStated("spec.template", live.Spec.Template, want.Spec.Template)
 	}
 	if want.Spec.Completions != nil && !equality.Semantic.DeepEqual(want.Spec.Completions, live.Spec.Completions) {
-		fields = append(fields, "spec.completions")
+		fields = fields.add("spec.completions", live.Spec.Completions, want.Spec.Completions)
 	}
 	if want.Spec.CompletionMode != nil && !equality.Semantic.DeepEqual(want.Spec.CompletionMode, live.Spec.CompletionMode) {
-		fields = append(fields, "spec.completionMode")
+		fields = fields.add("spec.completionMode", live.Spec.CompletionMode, want.Spec.CompletionMode)
 	}
 	if want.Spec.ManualSelector != nil && !equality.Semantic.DeepEqual(want.Spec.ManualSelector, live.Spec.ManualSelector) {
-		fields = append(fields, "spec.manualSelector")
+		fields = fields.add("spec.manualSelector", live.Spec.ManualSelector, want.Spec.ManualSelector)
 	}
 	want.Spec.Selector = live.Spec.Selector
 	want.Spec.Template = live.Spec.Template

@@ -12,19 +12,19 @@ import (
 // preserveStatefulSet keeps selector, serviceName, volumeClaimTemplates and
 // podManagementPolicy, and keeps the pod template's volume mounts coherent
 // with the claims that actually exist.
-func preserveStatefulSet(live, want *appsv1.StatefulSet) []string {
-	var fields []string
+func preserveStatefulSet(live, want *appsv1.StatefulSet) preservedFields {
+	var fields preservedFields
 	if want.Spec.Selector != nil && !equality.Semantic.DeepEqual(want.Spec.Selector, live.Spec.Selector) {
-		fields = append(fields, "spec.selector")
+		fields = fields.add("spec.selector", live.Spec.Selector, want.Spec.Selector)
 	}
 	if want.Spec.ServiceName != "" && want.Spec.ServiceName != live.Spec.ServiceName {
-		fields = append(fields, "spec.serviceName")
+		fields = fields.add("spec.serviceName", live.Spec.ServiceName, want.Spec.ServiceName)
 	}
 	if want.Spec.PodManagementPolicy != "" && want.Spec.PodManagementPolicy != live.Spec.PodManagementPolicy {
-		fields = append(fields, "spec.podManagementPolicy")
+		fields = fields.add("spec.podManagementPolicy", live.Spec.PodManagementPolicy, want.Spec.PodManagementPolicy)
 	}
-	if !claimsEqual(want.Spec.VolumeClaimTemplates, live.Spec.VolumeClaimTemplates) {
-		fields = append(fields, "spec.volumeClaimTemplates")
+	if w, l := comparableClaims(want.Spec.VolumeClaimTemplates, live.Spec.VolumeClaimTemplates); !equality.Semantic.DeepEqual(w, l) {
+		fields = fields.add("spec.volumeClaimTemplates", l, w)
 	}
 	want.Spec.Selector = live.Spec.Selector
 	want.Spec.ServiceName = live.Spec.ServiceName
@@ -34,27 +34,29 @@ func preserveStatefulSet(live, want *appsv1.StatefulSet) []string {
 	return fields
 }
 
-// claimsEqual compares claim templates as the desired object states them:
-// the server fills in volumeMode, apiVersion/kind and a status, which count
-// only when the desired template states them too.
-func claimsEqual(want, live []corev1.PersistentVolumeClaim) bool {
-	if len(want) != len(live) {
-		return false
-	}
+// comparableClaims returns copies of the claim templates as the desired
+// object states them: the server fills in volumeMode, apiVersion/kind and a
+// status, which count only when the desired template of the same name
+// states them too.
+func comparableClaims(want, live []corev1.PersistentVolumeClaim) (w, l []corev1.PersistentVolumeClaim) {
+	statesMode := map[string]bool{}
 	for i := range want {
-		w, l := want[i].DeepCopy(), live[i].DeepCopy()
-		l.Status, w.Status = corev1.PersistentVolumeClaimStatus{}, corev1.PersistentVolumeClaimStatus{}
-		if w.Spec.VolumeMode == nil {
-			l.Spec.VolumeMode = nil
-		}
+		c := want[i].DeepCopy()
 		// A claim template's kind and apiVersion say nothing: one side may
 		// state them and the other not (a typed read leaves them empty).
-		w.TypeMeta, l.TypeMeta = metav1.TypeMeta{}, metav1.TypeMeta{}
-		if !equality.Semantic.DeepEqual(w, l) {
-			return false
-		}
+		c.Status, c.TypeMeta = corev1.PersistentVolumeClaimStatus{}, metav1.TypeMeta{}
+		statesMode[c.Name] = c.Spec.VolumeMode != nil
+		w = append(w, *c)
 	}
-	return true
+	for i := range live {
+		c := live[i].DeepCopy()
+		c.Status, c.TypeMeta = corev1.PersistentVolumeClaimStatus{}, metav1.TypeMeta{}
+		if !statesMode[c.Name] {
+			c.Spec.VolumeMode = nil
+		}
+		l = append(l, *c)
+	}
+	return w, l
 }
 
 // reconcileMounts drops mounts of claims that will not exist (unless a pod
@@ -96,8 +98,8 @@ func reconcileMounts(want, live *corev1.PodSpec, claims []corev1.PersistentVolum
 // preservePVC keeps a claim's spec except its storage request and volume
 // attributes class, the fields the API server lets change; other stated
 // differences are reported.
-func preservePVC(live, want *corev1.PersistentVolumeClaim) []string {
-	var fields []string
+func preservePVC(live, want *corev1.PersistentVolumeClaim) preservedFields {
+	var fields preservedFields
 	w := want.Spec.DeepCopy()
 	l := live.Spec.DeepCopy()
 	w.Resources, l.Resources = corev1.VolumeResourceRequirements{}, corev1.VolumeResourceRequirements{}
@@ -112,7 +114,7 @@ func preservePVC(live, want *corev1.PersistentVolumeClaim) []string {
 		l.VolumeName = ""
 	}
 	if !equality.Semantic.DeepEqual(w, l) {
-		fields = append(fields, "spec")
+		fields = fields.add("spec", l, w)
 	}
 	requests := want.Spec.Resources.Requests
 	vac := want.Spec.VolumeAttributesClassName

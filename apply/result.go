@@ -62,6 +62,26 @@ type Change struct {
 	// every pass while the difference lasts; callers typically turn each
 	// change carrying them into an ImmutableFieldIgnored warning.
 	IgnoredFields []string
+	// IgnoredValues are the values within IgnoredFields that differ, each
+	// with its path, the live value and the desired one, so that a caller
+	// can say what was asked and what stays; see IgnoredValue.
+	IgnoredValues []IgnoredValue
+}
+
+// IgnoredValue is one value of a preserved field that the desired object
+// states differently from the live one.
+type IgnoredValue struct {
+	// Path is the value's path in the object, list elements named by
+	// their name where every element has one:
+	// "spec.volumeClaimTemplates[name=data].spec.resources.requests.storage".
+	Path string
+	// Live is the live object's value: a string as it is, a number or a
+	// boolean as JSON, a map or a list as compact JSON (bounded), "" when
+	// the live object has none.
+	Live string
+	// Desired is the desired object's value, written the same way; ""
+	// when the desired object states none.
+	Desired string
 }
 
 // Result is the outcome of an Apply or Delete pass.

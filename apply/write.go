@@ -106,7 +106,8 @@ func (p *pass) unchanged(d *desired, it *inventory.Item, live client.Object) Cha
 	if hasImmutableRules(d.gvk.GroupKind()) {
 		l, ok := live.(*unstructured.Unstructured)
 		if c, err := d.content(); ok && err == nil {
-			ch.IgnoredFields, _ = preserveImmutable(l, c.DeepCopy())
+			kept, _ := preserveImmutable(l, c.DeepCopy())
+			ch.IgnoredFields, ch.IgnoredValues = kept.report()
 		}
 	}
 	if err := p.observe(live, d, it, false); err != nil {
@@ -128,7 +129,7 @@ func (p *pass) skippable(d *desired, it *inventory.Item) bool {
 func (p *pass) update(ctx context.Context, d *desired, it *inventory.Item, live client.Object) Change {
 	r := p.r
 	var (
-		preserved []string
+		preserved preservedFields
 		written   *unstructured.Unstructured
 		attempt   int
 	)
@@ -169,18 +170,19 @@ func (p *pass) update(ctx context.Context, d *desired, it *inventory.Item, live 
 		written = replaced(l, want, r.prefix)
 		return r.client.Update(ctx, written, client.FieldOwner(r.opts.FieldOwner))
 	})
-	if len(preserved) > 0 {
-		r.event(live, true, ReasonImmutableFieldIgnored, "Update", "fields that cannot change were kept: %s", strings.Join(preserved, ", "))
+	fields, values := preserved.report()
+	if len(fields) > 0 {
+		r.event(live, true, ReasonImmutableFieldIgnored, "Update", "fields that cannot change were kept: %s", strings.Join(fields, ", "))
 	}
 	if err != nil {
 		r.event(live, true, ReasonFailed, "Update", "update failed: %v", err)
-		return Change{Action: ActionFailed, Err: fmt.Errorf("updating %s: %w", d.ref, err), IgnoredFields: preserved}
+		return Change{Action: ActionFailed, Err: fmt.Errorf("updating %s: %w", d.ref, err), IgnoredFields: fields, IgnoredValues: values}
 	}
 	p.noteWrite(d.ref, written)
 	r.event(written, false, ReasonUpdated, "Update", "updated %s", d.ref)
 	p.log.Info("updated", "object", d.ref.String())
 	p.recordWrite(written, d, it, inventory.PhaseUpdating)
-	ch := Change{Action: ActionUpdated, IgnoredFields: preserved, ResourceVersion: written.GetResourceVersion()}
+	ch := Change{Action: ActionUpdated, IgnoredFields: fields, IgnoredValues: values, ResourceVersion: written.GetResourceVersion()}
 	ch.Err = p.observe(written, d, it, true)
 	return ch
 }

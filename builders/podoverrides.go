@@ -42,8 +42,13 @@ type PodOverride struct {
 // config, the data, or a sidecar's log volume), a framework mount the
 // layers remove, and a volumeMount naming a volume the pod does not declare
 // (added by an override, or left behind by one that deleted its volume).
-// Mounting at a new path is fine. A layer that is not a PodTemplateSpec is
-// an error too. All errors are joined.
+// Mounting at a new path is fine. A container the layers leave privileged
+// (or with CAP_SYS_ADMIN added) while stating allowPrivilegeEscalation
+// false is reported at its securityContext: the API server refuses the
+// pair. Privileges asked alone are applied as asked, the restricted
+// defaults then leave allowPrivilegeEscalation out (HardenContainer). A
+// layer that is not a PodTemplateSpec is an error too. All errors are
+// joined.
 func ApplyPodOverrides(scope Scope, template *corev1.PodTemplateSpec, claimVolumes []string, layers ...PodOverride) (*corev1.PodTemplateSpec, error) {
 	current := template.DeepCopy()
 	owned := mountIndex(current)
@@ -88,6 +93,7 @@ func ApplyPodOverrides(scope Scope, template *corev1.PodTemplateSpec, claimVolum
 	}
 	errs = append(errs, removedMounts(scope, owned, removedBy, current)...)
 	errs = append(errs, undeclaredMounts(scope, template, current, claimVolumes, applied)...)
+	errs = append(errs, escalationConflicts(scope, template, current, applied)...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

@@ -1,6 +1,8 @@
 package builders
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 )
@@ -51,7 +53,10 @@ type Hardening struct {
 // every unset field of c's security context with the restricted Pod
 // Security values (RestrictedContainerSecurityContext) and those h asks
 // for. A field already set is kept, so a product or a user that needs a
-// different value states it and keeps it.
+// different value states it and keeps it. A default that would contradict
+// what is stated is left out: a container that asks for privileges
+// (EscalatesPrivileges) gets no allowPrivilegeEscalation, since the API
+// server refuses false beside them.
 func HardenContainer(c *corev1.Container, h Hardening) {
 	def := RestrictedContainerSecurityContext()
 	if h.ReadOnlyRootFilesystem {
@@ -65,7 +70,7 @@ func HardenContainer(c *corev1.Container, h Hardening) {
 	if sc.RunAsNonRoot == nil {
 		sc.RunAsNonRoot = def.RunAsNonRoot
 	}
-	if sc.AllowPrivilegeEscalation == nil {
+	if sc.AllowPrivilegeEscalation == nil && !EscalatesPrivileges(sc) {
 		sc.AllowPrivilegeEscalation = def.AllowPrivilegeEscalation
 	}
 	if sc.Capabilities == nil {
@@ -77,6 +82,25 @@ func HardenContainer(c *corev1.Container, h Hardening) {
 	if sc.ReadOnlyRootFilesystem == nil {
 		sc.ReadOnlyRootFilesystem = def.ReadOnlyRootFilesystem
 	}
+}
+
+// sysAdmin is the capability the API server refuses beside
+// allowPrivilegeEscalation false, spelled as it compares it.
+const sysAdmin corev1.Capability = "CAP_SYS_ADMIN"
+
+// EscalatesPrivileges reports whether sc asks for what implies privilege
+// escalation: a privileged container, or the CAP_SYS_ADMIN capability
+// added. The API server refuses either beside allowPrivilegeEscalation
+// false, so HardenContainer leaves that default out for such a container
+// and ApplyPodOverrides reports an override that states both.
+func EscalatesPrivileges(sc *corev1.SecurityContext) bool {
+	if sc == nil {
+		return false
+	}
+	if sc.Privileged != nil && *sc.Privileged {
+		return true
+	}
+	return sc.Capabilities != nil && slices.Contains(sc.Capabilities.Add, sysAdmin)
 }
 
 // ApplyRestrictedDefaults fills the unset security fields of spec, its

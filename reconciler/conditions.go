@@ -2,6 +2,7 @@ package reconciler
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -52,6 +53,10 @@ func setOutcomeConditions(p *pass, cr Cluster, err error, class failure.Class, k
 	case keep:
 	case err != nil:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionReconcileComplete, condFalse, ReasonFailed, message(err))
+	case len(p.ignored) > 0:
+		// Role groups run concurrently: sorted, the message is stable.
+		setCondition(cr, p.now, commonsv1alpha1.ConditionReconcileComplete, condFalse, ReasonImmutableFieldIgnored,
+			strings.Join(slices.Sorted(slices.Values(p.ignored)), "\n"))
 	case !p.settled:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionReconcileComplete, condFalse, ReasonRollingOut, "objects are applied; waiting for them to be ready")
 	default:
@@ -69,6 +74,8 @@ func setOutcomeConditions(p *pass, cr Cluster, err error, class failure.Class, k
 	case keep && conditionIs(cr, commonsv1alpha1.ConditionDegraded, condTrue, ReasonFailed):
 	case class == failure.ClassInvalid || class == failure.ClassOther && err != nil:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonFailed, message(err))
+	case len(h.refused) > 0:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonPodsRefused, h.unhealthy())
 	case len(h.failing) > 0:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionDegraded, condTrue, ReasonPodsFailing, strings.Join(h.failing, "\n"))
 	case h.checkErr != nil:
@@ -88,6 +95,8 @@ func setHealthConditions(p *pass, cr Cluster) {
 	switch {
 	case h.available():
 		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condTrue, ReasonReady, "every role group is ready")
+	case len(h.refused) > 0:
+		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonPodsRefused, h.unhealthy())
 	case len(h.failing) > 0:
 		setCondition(cr, p.now, commonsv1alpha1.ConditionAvailable, condFalse, ReasonPodsFailing, strings.Join(h.failing, "\n"))
 	case h.checkErr != nil:
@@ -103,9 +112,11 @@ func setHealthConditions(p *pass, cr Cluster) {
 }
 
 // reportsFailure reports whether the resource's ReconcileComplete
-// condition says, for its current generation, that a pass failed.
+// condition says, for its current generation, that a pass failed or that
+// the spec cannot be applied as asked.
 func reportsFailure(cr Cluster) bool {
-	return conditionIs(cr, commonsv1alpha1.ConditionReconcileComplete, metav1.ConditionFalse, ReasonFailed)
+	return conditionIs(cr, commonsv1alpha1.ConditionReconcileComplete, metav1.ConditionFalse, ReasonFailed) ||
+		conditionIs(cr, commonsv1alpha1.ConditionReconcileComplete, metav1.ConditionFalse, ReasonImmutableFieldIgnored)
 }
 
 // conditionIs reports whether the condition typ has the status and reason

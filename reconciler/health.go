@@ -20,12 +20,21 @@ type health struct {
 	rolling []string
 	// failing lists pods that cannot start or keep crashing.
 	failing []string
+	// refused lists pods the API server refused to create; see
+	// health_refused.go.
+	refused []string
 	// checkErr is the product health check's failure.
 	checkErr error
 }
 
 func (h health) available() bool {
-	return h.checked && len(h.rolling) == 0 && len(h.failing) == 0 && h.checkErr == nil
+	return h.checked && len(h.rolling) == 0 && len(h.failing) == 0 && len(h.refused) == 0 && h.checkErr == nil
+}
+
+// unhealthy says what is wrong with the pods: those refused, then those
+// failing, one per line.
+func (h health) unhealthy() string {
+	return strings.Join(slices.Concat(h.refused, h.failing), "\n")
 }
 
 // podFailureReasons are container waiting reasons that do not heal by
@@ -38,8 +47,9 @@ var podFailureReasons = []string{
 // checkHealth reads the StatefulSet of every group applied this pass (from
 // the cache), the pods of those not settled (through the API reader, at
 // most once per ProgressInterval and group: a pod that cannot start keeps
-// its StatefulSet unsettled, so a settled cluster costs no read) and, when
-// all are settled, asks the product's health check.
+// its StatefulSet unsettled, so a settled cluster costs no read), with the
+// events saying why pods it lacks were refused, and, when all are settled,
+// asks the product's health check.
 func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, targets []groupTarget) {
 	h := health{checked: true}
 	for _, t := range targets {
@@ -58,14 +68,15 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 			continue
 		}
 		h.rolling = append(h.rolling, groupName(t.ref)+": "+why)
-		failing, ok := r.podChecks.recent(key)
+		report, ok := r.podChecks.recent(key)
 		if !ok {
-			failing, ok = r.failingPods(ctx, p, cr, t)
+			report, ok = r.inspectPods(ctx, p, cr, t, sts)
 			if ok {
-				r.podChecks.record(key, failing)
+				r.podChecks.record(key, report)
 			}
 		}
-		h.failing = append(h.failing, failing...)
+		h.failing = append(h.failing, report.failing...)
+		h.refused = append(h.refused, report.refused...)
 	}
 	if h.available() && r.cfg.HealthCheck != nil {
 		hctx, cancel := context.WithTimeout(ctx, r.cfg.HealthCheckTimeout)
@@ -92,23 +103,36 @@ func notSettled(sts *appsv1.StatefulSet, want int32) string {
 	return ""
 }
 
-// failingPods lists the group's pods that cannot start: a container
+// podReport is what a look at an unsettled group's pods found.
+type podReport struct {
+	// failing lists the pods that cannot start, with why.
+	failing []string
+	// refused says why pods the group lacks were not created.
+	refused []string
+}
+
+// inspectPods lists the group's pods that cannot start (a container
 // waiting for a reason that does not heal, a failed pod, or a pod the
-// scheduler cannot place. ok is false when the pods could not be listed.
-func (r *Reconciler[CR]) failingPods(ctx context.Context, p *pass, cr CR, t groupTarget) (failing []string, ok bool) {
+// scheduler cannot place) and says why pods its StatefulSet sts lacks
+// were refused (refusedPods). ok is false when the pods could not be
+// listed.
+func (r *Reconciler[CR]) inspectPods(ctx context.Context, p *pass, cr CR, t groupTarget, sts *appsv1.StatefulSet) (podReport, bool) {
 	pods := &corev1.PodList{}
 	if err := r.apiReader.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
 		p.log.Error(err, "listing pods for the health check", "roleGroup", groupName(t.ref))
-		return nil, false
+		return podReport{}, false
 	}
-	var out []string
+	var out podReport
+	var names []string
 	for i := range pods.Items {
 		pod := &pods.Items[i]
+		names = append(names, pod.Name)
 		if why := podFailure(pod); why != "" {
-			out = append(out, fmt.Sprintf("pod %s: %s", pod.Name, why))
+			out.failing = append(out.failing, fmt.Sprintf("pod %s: %s", pod.Name, why))
 		}
 	}
-	slices.Sort(out)
+	slices.Sort(out.failing)
+	out.refused = r.refusedPods(ctx, p, sts, t.replicas, names)
 	return out, true
 }
 

@@ -17,9 +17,9 @@ func TestPodChecksAreReusedForOneWait(t *testing.T) {
 	if _, ok := c.recent(a); ok {
 		t.Fatal("a group never listed has a recent result")
 	}
-	c.record(a, []string{"pod c-server-a-0: failed"})
+	c.record(a, podReport{failing: []string{"pod c-server-a-0: failed"}})
 	got, ok := c.recent(a)
-	if !ok || !cmp.Equal(got, []string{"pod c-server-a-0: failed"}) {
+	if !ok || !cmp.Equal(got.failing, []string{"pod c-server-a-0: failed"}) {
 		t.Errorf("right after the listing: %v, %v", got, ok)
 	}
 	if _, ok := c.recent(b); ok {
@@ -39,8 +39,9 @@ func TestPodChecksAreReusedForOneWait(t *testing.T) {
 	}
 }
 
-// The waits of a group that stays unsettled without a failing pod double
-// up to maxPodCheckWaits intervals; a failing pod brings them back to one.
+// The waits of a group that stays unsettled without a failing or refused
+// pod double up to maxPodCheckWaits intervals; a failing or refused pod
+// brings them back to one.
 func TestPodCheckWaitsGrowWhileNothingFails(t *testing.T) {
 	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	c := newPodChecks(clk, 10*time.Second)
@@ -57,12 +58,14 @@ func TestPodCheckWaitsGrowWhileNothingFails(t *testing.T) {
 		return 0
 	}
 	var got []time.Duration
-	for _, failing := range [][]string{nil, nil, nil, nil, nil, {"pod c-server-a-0: failed"}, nil, nil} {
-		c.record(k, failing)
+	failing := podReport{failing: []string{"pod c-server-a-0: failed"}}
+	refused := podReport{refused: []string{"pod c-server-a-0 refused: forbidden"}}
+	for _, report := range []podReport{{}, {}, {}, {}, {}, failing, {}, {}, refused, {}} {
+		c.record(k, report)
 		got = append(got, waitOf())
 	}
 	want := []time.Duration{10 * time.Second, 20 * time.Second, 40 * time.Second, 40 * time.Second, 40 * time.Second,
-		10 * time.Second, 10 * time.Second, 20 * time.Second}
+		10 * time.Second, 10 * time.Second, 20 * time.Second, 10 * time.Second, 10 * time.Second}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("waits between listings (-want +got):\n%s", diff)
 	}
@@ -71,14 +74,14 @@ func TestPodCheckWaitsGrowWhileNothingFails(t *testing.T) {
 func TestPodChecksDropWhatNoGroupAsksFor(t *testing.T) {
 	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	c := newPodChecks(clk, 10*time.Second)
-	c.record(podCheckKey{owner: "uid-1", statefulSet: "gone"}, nil)
+	c.record(podCheckKey{owner: "uid-1", statefulSet: "gone"}, podReport{})
 	clk.SetTime(clk.Now().Add(79 * time.Second))
-	c.record(podCheckKey{owner: "uid-1", statefulSet: "kept"}, nil)
+	c.record(podCheckKey{owner: "uid-1", statefulSet: "kept"}, podReport{})
 	if n := c.len(); n != 2 {
 		t.Errorf("%d results kept, want both (neither older than twice the longest wait)", n)
 	}
 	clk.SetTime(clk.Now().Add(time.Second))
-	c.record(podCheckKey{owner: "uid-1", statefulSet: "new"}, nil)
+	c.record(podCheckKey{owner: "uid-1", statefulSet: "new"}, podReport{})
 	if n := c.len(); n != 2 {
 		t.Errorf("%d results kept, want 2 (the one of 80 s ago dropped)", n)
 	}

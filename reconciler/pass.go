@@ -41,6 +41,9 @@ type pass struct {
 	requeue time.Duration
 	// cleanup describes removed role groups still being retired.
 	cleanup []string
+	// ignored describes values of fields that cannot change which the
+	// spec asks to change; see ignored.go.
+	ignored []string
 	// health is the health verdict; see health.go.
 	health health
 }
@@ -74,6 +77,15 @@ func (p *pass) warnRelated(related *corev1.ObjectReference, reason, format strin
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.warnings = append(p.warnings, warning{reason: reason, message: fmt.Sprintf(format, args...), related: related})
+}
+
+// ignore records a value of the spec that cannot be applied: a Warning
+// event, and a reason why the pass is not complete.
+func (p *pass) ignore(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.warnings = append(p.warnings, warning{reason: ReasonImmutableFieldIgnored, message: msg})
+	p.ignored = append(p.ignored, msg)
 }
 
 // note records a Normal event about related (nil for none).

@@ -20,7 +20,8 @@ const (
 	ReasonDependencyMissing = "DependencyMissing"
 	// ReasonImmutableFieldIgnored: a field the API server does not let
 	// change differs from what the spec asks; repeated every pass while it
-	// does.
+	// does. Also ReconcileComplete's reason while it lasts: the spec is not
+	// applied as asked.
 	ReasonImmutableFieldIgnored = "ImmutableFieldIgnored"
 	// ReasonAffinityOverridden: a layer's config.affinity replaced members
 	// a lower layer declared.
@@ -45,6 +46,10 @@ const (
 	// ReasonPodsFailing: pods of a role group cannot start or keep
 	// crashing.
 	ReasonPodsFailing = "PodsFailing"
+	// ReasonPodsRefused: the API server refused to create pods of a role
+	// group (a namespace's Pod Security level, a quota, another admission
+	// check); the message is what it said.
+	ReasonPodsRefused = "PodsRefused"
 	// ReasonHealthCheckFailed: the product's health check failed.
 	ReasonHealthCheckFailed = "HealthCheckFailed"
 	// ReasonWaiting: the pass waits for something not ready yet.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -30,9 +29,10 @@ func groupOwnerID(cr Cluster, ref commonsv1alpha1.RoleGroupRef) string {
 // applyScope applies objs, each controller-owned by cr, as the scope
 // ownerID with the inventory inv. Objects that leave the set are deleted,
 // unless release says to let them go. Preserved fields the spec wants
-// changed become ImmutableFieldIgnored warnings, on every pass the
-// difference lasts. It returns whether the scope is done (applied, ready,
-// nothing obsolete left).
+// changed become ImmutableFieldIgnored warnings and keep the pass from
+// being complete, on every pass the difference lasts (see ignored.go). It
+// returns whether the scope is done (applied, ready, nothing obsolete
+// left).
 func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID string, inv *inventory.Inventory,
 	objs []client.Object, release func(inventory.Ref) bool) (bool, error) {
 	for _, o := range objs {
@@ -45,9 +45,8 @@ func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID
 		Release: release,
 	})
 	for _, c := range res.Changes {
-		if len(c.IgnoredFields) > 0 {
-			p.warn(ReasonImmutableFieldIgnored, "%s: %s cannot change after creation; the new value is not applied (recreate the object to apply it)",
-				c.Object, strings.Join(c.IgnoredFields, ", "))
+		if msg := ignoredMessage(c); msg != "" {
+			p.ignore(msg)
 		}
 	}
 	if !res.Done {

@@ -90,6 +90,10 @@ func TestStorageResizeIsReportedAndNotApplied(t *testing.T) {
 	if diff := cmp.Diff(want, ignored(res)); diff != "" {
 		t.Errorf("ignored fields (-want +got):\n%s", diff)
 	}
+	values := []apply.IgnoredValue{{Path: "spec.volumeClaimTemplates[name=data].spec.resources.requests.storage", Live: "1Gi", Desired: "2Gi"}}
+	if diff := cmp.Diff(values, res.Changes[0].IgnoredValues); diff != "" {
+		t.Errorf("ignored values (-want +got):\n%s", diff)
+	}
 	live := &appsv1.StatefulSet{}
 	require.NoError(t, f.c.Get(t.Context(), client.ObjectKey{Namespace: f.ns, Name: "db"}, live))
 	got := live.Spec.VolumeClaimTemplates[0].Spec.Resources.Requests[corev1.ResourceStorage]
@@ -239,6 +243,10 @@ func TestIgnoredFieldsPersistAcrossPasses(t *testing.T) {
 		require.NoError(t, err)
 		if diff := cmp.Diff(want, ignored(res)); diff != "" {
 			t.Errorf("pass %d: ignored fields (-want +got):\n%s", pass, diff)
+		}
+		values := []apply.IgnoredValue{{Path: "spec.volumeClaimTemplates[name=data].spec.resources.requests.storage", Live: "1Gi", Desired: "2Gi"}}
+		if diff := cmp.Diff(values, res.Changes[0].IgnoredValues); diff != "" {
+			t.Errorf("pass %d: ignored values (-want +got):\n%s", pass, diff)
 		}
 		if pass > 0 {
 			require.Zero(t, f.counter.Snapshot().Sub(before).Writes(), "pass %d wrote an unchanged object", pass)

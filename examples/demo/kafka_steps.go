@@ -9,7 +9,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
@@ -21,7 +20,6 @@ import (
 	"github.com/opkit-dev/opkit/examples/kafka/api/v1alpha1"
 	"github.com/opkit-dev/opkit/examples/kafka/samples"
 	"github.com/opkit-dev/opkit/reconciler"
-	"github.com/opkit-dev/opkit/testkit"
 )
 
 // The sample cluster's name (samples/kafkacluster.yaml).
@@ -163,6 +161,15 @@ func resizeStorage(ctx context.Context, d *demo) error {
 		eventWith(d, reconciler.ReasonImmutableFieldIgnored, "spec.volumeClaimTemplates")); err != nil {
 		return err
 	}
+	if err := d.waitFor(ctx, "ReconcileComplete is False: the claim template keeps its size", time.Minute,
+		func(ctx context.Context) (string, bool, error) {
+			k := d.kafka(ctx)
+			msg := conditionMessage(k, commonsv1alpha1.ConditionReconcileComplete)
+			return firstLine(msg), k != nil && strings.Contains(msg, "spec.volumeClaimTemplates") &&
+				conditionReason(k, commonsv1alpha1.ConditionReconcileComplete) == reconciler.ReasonImmutableFieldIgnored, nil
+		}); err != nil {
+		return err
+	}
 	// Back to the size the volumes have, so later steps start clean.
 	return d.updateKafka(ctx, func(k *v1alpha1.KafkaCluster) {
 		rs := k.Spec.Roles["broker"]
@@ -240,92 +247,4 @@ func deleteKafka(ctx context.Context, d *demo) error {
 		}
 		return fmt.Sprintf("%d StatefulSets, %d ConfigMaps left", len(stss.Items), len(cms.Items)), len(stss.Items)+len(cms.Items) == 0, nil
 	})
-}
-
-// kafka reads the sample cluster; nil when it cannot be read.
-func (d *demo) kafka(ctx context.Context) *v1alpha1.KafkaCluster {
-	k := &v1alpha1.KafkaCluster{}
-	if err := d.env.client.Get(ctx, kafkaKey(), k); err != nil {
-		return nil
-	}
-	return k
-}
-
-// updateKafka changes the sample cluster's spec, retrying conflicts.
-func (d *demo) updateKafka(ctx context.Context, change func(*v1alpha1.KafkaCluster)) error {
-	_, err := testkit.WaitFor(ctx, func(ctx context.Context) (string, bool, error) {
-		k := &v1alpha1.KafkaCluster{}
-		if err := d.env.client.Get(ctx, kafkaKey(), k); err != nil {
-			return "", false, err
-		}
-		change(k)
-		err := d.env.client.Update(ctx, k)
-		if apierrors.IsConflict(err) {
-			return "conflict", false, nil
-		}
-		return "", err == nil, err
-	}, 30*time.Second)
-	return err
-}
-
-func conditionIs(d *demo, typ, status string) func(context.Context) (string, bool, error) {
-	return func(ctx context.Context) (string, bool, error) {
-		k := d.kafka(ctx)
-		if k == nil {
-			return "not found", false, nil
-		}
-		for _, c := range k.Status.Conditions {
-			if c.Type == typ {
-				return fmt.Sprintf("%s=%s (%s)", typ, c.Status, firstLine(c.Message)), string(c.Status) == status && c.ObservedGeneration == k.Generation, nil
-			}
-		}
-		return typ + " not set yet", false, nil
-	}
-}
-
-func readyReplicas(d *demo, name string, n int32) func(context.Context) (string, bool, error) {
-	return func(ctx context.Context) (string, bool, error) {
-		sts := &appsv1.StatefulSet{}
-		if err := d.env.client.Get(ctx, client.ObjectKey{Namespace: demoNamespace, Name: name}, sts); err != nil {
-			if apierrors.IsNotFound(err) {
-				return name + " not created yet", false, nil
-			}
-			return "", false, err
-		}
-		return fmt.Sprintf("%s: %d/%d ready", name, sts.Status.ReadyReplicas, n), sts.Status.ReadyReplicas == n && sts.Status.Replicas == n, nil
-	}
-}
-
-func eventWith(d *demo, reason, part string) func(context.Context) (string, bool, error) {
-	return func(ctx context.Context) (string, bool, error) {
-		list := &eventsv1.EventList{}
-		if err := d.env.client.List(ctx, list, client.InNamespace(demoNamespace)); err != nil {
-			return "", false, err
-		}
-		for _, e := range list.Items {
-			if e.Reason == reason && strings.Contains(e.Note, part) {
-				return firstLine(e.Note), true, nil
-			}
-		}
-		return "no " + reason + " event yet", false, nil
-	}
-}
-
-func conditionMessage(k *v1alpha1.KafkaCluster, typ string) string {
-	if k == nil {
-		return ""
-	}
-	for _, c := range k.Status.Conditions {
-		if c.Type == typ {
-			return c.Message
-		}
-	}
-	return ""
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/testkit"
@@ -56,4 +57,33 @@ func conditionMessage(cr *sampleCluster, typ string) string {
 		}
 	}
 	return ""
+}
+
+// findCondition returns condition typ of cr, or nil.
+func findCondition(cr *sampleCluster, typ string) *metav1.Condition {
+	for i := range cr.Status.Conditions {
+		if cr.Status.Conditions[i].Type == typ {
+			return &cr.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// waitCurrentCondition is waitCondition for a condition that describes the
+// cluster's current generation.
+func waitCurrentCondition(t *testing.T, c client.Client, key client.ObjectKey, typ, status, reason string, timeout time.Duration) *sampleCluster {
+	t.Helper()
+	got, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (*sampleCluster, bool, error) {
+		cr := &sampleCluster{}
+		if err := c.Get(ctx, key, cr); err != nil {
+			return nil, false, err
+		}
+		cond := findCondition(cr, typ)
+		done := cond != nil && cond.ObservedGeneration == cr.Generation && string(cond.Status) == status && (reason == "" || cond.Reason == reason)
+		return cr, done, nil
+	}, timeout)
+	if err != nil {
+		t.Fatalf("waiting for %s=%s (%s) of the current generation: %v", typ, status, reason, err)
+	}
+	return got
 }
