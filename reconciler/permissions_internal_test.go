@@ -28,8 +28,8 @@ func TestPermissionsFollowTheConfiguration(t *testing.T) {
 	}
 	common := []rbacv1.PolicyRule{
 		rule("", []string{"configmaps", "services"}, "create", "delete", "get", "list", "update", "watch"),
+		rule("", []string{"events", "pods"}, "list"),
 		rule("", []string{"persistentvolumeclaims"}, "delete", "list"),
-		rule("", []string{"pods"}, "list"),
 		rule("", []string{"secrets"}, "list", "watch"),
 		rule("", []string{"serviceaccounts"}, "create", "get", "list", "update", "watch"),
 		rule("apps", []string{"statefulsets"}, "create", "delete", "get", "list", "update", "watch"),

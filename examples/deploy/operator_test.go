@@ -65,7 +65,7 @@ func startOperator(t *testing.T, bin string, args []string, kubeconfig, ns strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, run...)
+	cmd := exec.Command(bin, run...) //nolint:noctx // the cleanup stops it with SIGTERM first, which a cancelled context would skip
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = dieWithTest()
 	if err := cmd.Start(); err != nil {
@@ -76,10 +76,13 @@ func startOperator(t *testing.T, bin string, args []string, kubeconfig, ns strin
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-exited:
+		case err := <-exited:
+			exited <- err
 		case <-time.After(30 * time.Second):
 			_ = cmd.Process.Kill()
-			<-exited
+		}
+		if err := <-exited; err != nil {
+			t.Logf("the operator stopped: %v", err)
 		}
 		_ = logFile.Close()
 		if t.Failed() {
@@ -90,7 +93,7 @@ func startOperator(t *testing.T, bin string, args []string, kubeconfig, ns strin
 		select {
 		case err := <-exited:
 			exited <- err
-			return "", false, fmt.Errorf("the operator exited: %v", err)
+			return "", false, fmt.Errorf("the operator exited: %w", err)
 		default:
 		}
 		code, err := get(ctx, "http://"+op.probes+"/readyz")
@@ -109,7 +112,7 @@ func (op *operator) refusals(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var out []string
 	s := bufio.NewScanner(f)
 	s.Buffer(nil, 1<<20)
@@ -141,11 +144,11 @@ func kubeconfigFor(t *testing.T, cp *controlplane.ControlPlane, token string) st
 // freeAddr returns a local address with a port free at the time.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().String()
 }
 
@@ -158,7 +161,7 @@ func get(ctx context.Context, url string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	return resp.StatusCode, nil
 }
 

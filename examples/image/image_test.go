@@ -139,7 +139,7 @@ func extractBinary(t *testing.T, img v1.Image) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	out := filepath.Join(t.TempDir(), "manager")
 	var names []string
 	r := tar.NewReader(rc)
@@ -180,7 +180,7 @@ func checkStatic(t *testing.T, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP {
 			t.Errorf("%s asks for a dynamic loader", bin)

@@ -46,8 +46,9 @@ func main() {
 	o.pkg = flag.Arg(0)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, o); err != nil {
+	err := run(ctx, o)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "image:", err)
 		os.Exit(1)
 	}
@@ -71,7 +72,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }()
 	bin := filepath.Join(tmp, "manager")
 	if err := buildBinary(ctx, o.pkg, o.arch, bin); err != nil {
 		return err

@@ -44,7 +44,7 @@ func TestNoProcessOutlivesItsTestBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = out.Close() }()
-	holder := exec.Command(os.Args[0], "-test.run=^TestControlPlaneHolder$", "-test.timeout=5m")
+	holder := exec.Command(os.Args[0], "-test.run=^TestControlPlaneHolder$", "-test.timeout=5m") //nolint:noctx // the holder is killed by hand: the test is what happens to its children then
 	holder.Env = append(os.Environ(), holderEnv+"="+report)
 	holder.Stdout, holder.Stderr = out, out
 	if err := holder.Start(); err != nil {
@@ -80,7 +80,7 @@ func TestNoProcessOutlivesItsTestBinary(t *testing.T) {
 	}
 	_ = holder.Wait()
 
-	if _, err := testkit.WaitFor(t.Context(), func(context.Context) (string, bool, error) {
+	if _, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
 		var alive []string
 		for _, c := range children {
 			if c.name != "sh" && processAlive(c.pid) {
@@ -88,7 +88,7 @@ func TestNoProcessOutlivesItsTestBinary(t *testing.T) {
 			}
 		}
 		for _, port := range ports {
-			l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+			l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 			if err != nil {
 				alive = append(alive, fmt.Sprintf("port %d: %v", port, err))
 				continue

@@ -47,7 +47,7 @@ func startWatchdog(marker string) (*watchdog, error) {
 		return nil, fmt.Errorf("starting the watchdog: %w", err)
 	}
 	defer func() { _ = r.Close() }()
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript)
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript) //nolint:noctx // the watchdog must outlive every context: it acts when the process that started it is gone
 	cmd.Stdin = r
 	cmd.Env = append(os.Environ(), watchdogMarkerEnv+"="+marker)
 	// A group of its own: a Ctrl-C meant for the tests does not reach it

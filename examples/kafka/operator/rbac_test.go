@@ -37,6 +37,7 @@ var unreachable = map[string]string{
 	"get kafkaclusters.kafka.examples.opkit.dev":               "the resource is read afresh when a status write meets a conflict; the test's single writer causes none",
 	"update kafkaclusters/finalizers.kafka.examples.opkit.dev": "checked by the API server's owner-reference admission on each write of an owned object, not a request of its own: TestFinalizersRuleIsNeeded shows the writes refused without it",
 	"patch events.events.k8s.io":                               "the events API patches a repeated event's series on a timer of six minutes and more, which no test waits for",
+	"list events":                                              "read only when pods the StatefulSet controller should have created are missing (admission refused them); TestPodsRefusedByAdmissionDegradeTheCluster in reconciler/servertest covers that path",
 }
 
 // The rules the product reconciler derives from its configuration are
