@@ -27,6 +27,9 @@ type planFixture struct {
 func newPlanFixture(t *testing.T, opts apply.Options) *planFixture {
 	t.Helper()
 	f := newFixture(t, "owner-a", opts)
+	// An owner of its own: a plan with Options.Kinds would otherwise
+	// find the objects other tests left under the shared owner.
+	f.owner.ID = "plan-" + f.ns
 	writes := apicount.NewWriteLog()
 	cfg := rest.CopyConfig(env.Require(t).Config)
 	cfg.Wrap(writes.WrapTransport)
@@ -111,6 +114,7 @@ func TestPlanTellsWhatThePassesThenWrite(t *testing.T) {
 		"Secret creds": apply.PlanUpdate, "ConfigMap fresh": apply.PlanCreate, "Deployment web": apply.PlanCreate,
 		"ConfigMap gone": apply.PlanDelete, "ConfigMap kept": apply.PlanOrphan}
 	require.Empty(t, cmp.Diff(want, got), "plan actions (-want +got)")
+	requireNormalised(t, byName(plan)["ConfigMap edit"].Live, byName(plan)["ConfigMap edit"].Desired)
 	live := map[string]*unstructured.Unstructured{}
 	for _, k := range []string{"edit", "creds"} {
 		live[k] = readUnstructured(t, f, k)
@@ -184,4 +188,44 @@ func TestPlanOfAConvergedSetSendsNoWrite(t *testing.T) {
 	plan := f.plan(objects...)
 	require.False(t, plan.HasChanges(), "%+v", plan.Changes)
 	require.Empty(t, f.writes.Writes())
+}
+
+// requireNormalised requires that the objects a plan shows carry none of
+// the server's bookkeeping.
+func requireNormalised(t *testing.T, objects ...*unstructured.Unstructured) {
+	t.Helper()
+	for _, u := range objects {
+		require.NotNil(t, u)
+		for _, f := range []string{"managedFields", "resourceVersion", "uid", "creationTimestamp", "generation"} {
+			_, found, _ := unstructured.NestedFieldNoCopy(u.Object, "metadata", f)
+			require.False(t, found, "metadata.%s is shown in %s", f, u.GetName())
+		}
+		require.NotContains(t, u.Object, "status")
+	}
+}
+
+// Objects leaving the set are planned in the order the passes delete
+// them: by delete wave, whatever their names.
+func TestPlanListsDeletesInTheOrderThePassDeletes(t *testing.T) {
+	f := newPlanFixture(t, apply.Options{})
+	order := func(n string) map[string]string { return map[string]string{key(apply.AnnotationDeleteOrder): n} }
+	stays := configMap(f.ns, "stays", nil, nil)
+	f.applyUntilReady(stays, configMap(f.ns, "a-last", nil, order("2")), configMap(f.ns, "m-second", nil, order("1")),
+		configMap(f.ns, "z-first", nil, order("-1")), configMap(f.ns, "b-default", nil, nil))
+	var planned []string
+	for _, c := range f.plan(stays).Changes {
+		if c.Action == apply.PlanDelete {
+			planned = append(planned, c.Object.Name)
+		}
+	}
+	f.writes.Reset()
+	f.applyUntilReady(stays)
+	var deleted []string
+	for _, w := range f.writes.Writes() {
+		if w.Verb == "delete" {
+			deleted = append(deleted, w.Name)
+		}
+	}
+	require.Equal(t, []string{"z-first", "b-default", "m-second", "a-last"}, deleted, "the pass's deletes")
+	require.Empty(t, cmp.Diff(deleted, planned), "planned deletes (-written +planned)")
 }
