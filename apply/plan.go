@@ -47,8 +47,10 @@ const (
 	// BlockImmutableField: every difference lies in fields the API server
 	// does not let change (IgnoredFields names them).
 	BlockImmutableField BlockCause = "ImmutableField"
-	// BlockPolicy: a policy keeps the pass from writing (reconcile policy
-	// once, missing-namespaces policy do-not-create).
+	// BlockPolicy: a policy keeps the pass from writing (missing-namespaces
+	// policy do-not-create). An object with reconcile policy once that
+	// differs is unchanged, not blocked: the pass takes it as it is, and
+	// its Reason says it differs.
 	BlockPolicy BlockCause = "Policy"
 )
 

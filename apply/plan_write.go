@@ -174,7 +174,8 @@ func (p *pass) planRecreate(ctx context.Context, d *desired, pc PlannedChange) P
 
 // planUnchanged plans an object the pass would not write: the fields that
 // cannot change which the desired object states differently, and, for an
-// object created once and never updated, whether it differs.
+// object created once and never updated, whether it differs (said in the
+// reason: the pass takes it as it is, so it is no change).
 func (p *pass) planUnchanged(ctx context.Context, d *desired, live client.Object, pc PlannedChange) PlannedChange {
 	pc.Action = PlanUnchanged
 	if hasImmutableRules(d.gvk.GroupKind()) {
@@ -199,8 +200,9 @@ func (p *pass) planUnchanged(ctx context.Context, d *desired, live client.Object
 		return failed(pc, err)
 	}
 	if l, ok := live.(*unstructured.Unstructured); ok && !statesHold(c, l) {
-		pc.Action, pc.Cause = PlanBlocked, BlockPolicy
-		pc.Reason = "reconcile policy once: the object was created and is never updated, and it differs from the desired state"
+		// As the pass sees it: nothing to do, nothing wrong (an
+		// install-only hook renders differently on every revision).
+		pc.Reason = "reconcile policy once: created once and never updated, though it differs from the desired state"
 	}
 	return pc
 }

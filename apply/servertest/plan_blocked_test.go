@@ -17,9 +17,10 @@ import (
 )
 
 // What the pass would not change is said, with its cause: another owner's
-// object, a field that cannot change, a policy.
+// object, a field that cannot change, a policy. An object created once
+// and never updated is no change, though its reason says it differs.
 func TestPlanSaysWhatIsBlockedAndWhy(t *testing.T) {
-	f := newPlanFixture(t, apply.Options{})
+	f := newPlanFixture(t, apply.Options{MissingNamespacesPolicy: apply.MissingNamespacesPolicyDoNotCreate})
 	once := map[string]string{key(apply.AnnotationReconcilePolicy): string(apply.ReconcilePolicyOnce)}
 	f.applyUntilReady(statefulSet(f.ns, "db", ""), configMap(f.ns, "seed", map[string]string{"k": "1"}, once))
 	foreign := configMap(f.ns, "theirs", map[string]string{"k": "1"}, map[string]string{key(apply.AnnotationOwnerID): "someone-else"})
@@ -27,16 +28,26 @@ func TestPlanSaysWhatIsBlockedAndWhy(t *testing.T) {
 
 	moved := statefulSet(f.ns, "db", "")
 	moved.Spec.ServiceName = "elsewhere"
-	plan := f.plan(moved, configMap(f.ns, "seed", map[string]string{"k": "2"}, once), configMap(f.ns, "theirs", map[string]string{"k": "2"}, nil))
-	got := map[string]apply.BlockCause{}
-	for k, c := range byName(plan) {
-		require.Equal(t, apply.PlanBlocked, c.Action, "%s: %s", k, c.Reason)
-		require.NotEmpty(t, c.Reason)
-		got[k] = c.Cause
+	plan := f.plan(moved, configMap(f.ns, "seed", map[string]string{"k": "2"}, once), configMap(f.ns, "theirs", map[string]string{"k": "2"}, nil),
+		configMap("missing-"+f.ns, "elsewhere", nil, nil))
+	type outcome struct {
+		Action apply.PlanAction
+		Cause  apply.BlockCause
 	}
-	want := map[string]apply.BlockCause{"StatefulSet db": apply.BlockImmutableField, "ConfigMap seed": apply.BlockPolicy, "ConfigMap theirs": apply.BlockForeignOwner}
+	got := map[string]outcome{}
+	for k, c := range byName(plan) {
+		require.NotEmpty(t, c.Reason, k)
+		got[k] = outcome{c.Action, c.Cause}
+	}
+	want := map[string]outcome{
+		"StatefulSet db":      {apply.PlanBlocked, apply.BlockImmutableField},
+		"ConfigMap theirs":    {apply.PlanBlocked, apply.BlockForeignOwner},
+		"ConfigMap elsewhere": {apply.PlanBlocked, apply.BlockPolicy},
+		"ConfigMap seed":      {Action: apply.PlanUnchanged},
+	}
 	require.Empty(t, cmp.Diff(want, got))
 	require.Equal(t, []string{"spec.serviceName"}, byName(plan)["StatefulSet db"].IgnoredFields)
+	require.Contains(t, byName(plan)["ConfigMap seed"].Reason, "differs")
 }
 
 // A dry run the API server refuses fails the plan with an error naming
