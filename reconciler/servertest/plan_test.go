@@ -2,11 +2,15 @@ package servertest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
@@ -37,10 +41,29 @@ func newPlanProof(t *testing.T, cfg reconciler.Config[*sampleCluster], cr *sampl
 	writes := apicount.NewWriteLog()
 	op := startOperator(t, cp, ns, cfg, writes.WrapTransport)
 	cr.Namespace = ns
-	if err := cp.Client.Create(t.Context(), cr); err != nil {
-		t.Fatal(err)
-	}
 	return &planProof{t: t, op: op, c: cp.Client, writes: writes, key: client.ObjectKeyFromObject(cr)}
+}
+
+// create creates cr and requires that the plan made before names the
+// objects the passes then create.
+func (f *planProof) create(cr *sampleCluster) {
+	f.t.Helper()
+	plan, err := f.plan(cr)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if plan.Exists || !plan.HasChanges() {
+		f.t.Fatalf("a resource not created yet plans as existing (%v) or without change", plan.Exists)
+	}
+	want := f.planned(plan)
+	f.writes.Reset()
+	if err := f.c.Create(f.t.Context(), cr); err != nil {
+		f.t.Fatal(err)
+	}
+	f.waitApplied()
+	if diff := cmp.Diff(f.written(), want); diff != "" {
+		f.t.Errorf("writes of the creation (-written +planned):\n%s", diff)
+	}
 }
 
 // plan plans desired and requires that it wrote nothing: every write it
@@ -188,12 +211,46 @@ func (f *planProof) waitApplied() {
 func TestPlanOfEachChangeIsWhatThePassWrites(t *testing.T) {
 	cfg := baseConfig()
 	cfg.Orphan.GracePeriod = time.Hour // the retirement's first step is its whole step in this test
-	f := newPlanProof(t, cfg, newCluster("", "plan", map[string]map[string]int32{"server": {"a": 1, "b": 1}}))
-	f.waitApplied()
+	cfg.Dependencies = func(cr *sampleCluster) []reconciler.Dependency {
+		if name := cr.Spec.Roles["server"].RoleGroups["a"].ConfigOverrides["server.properties"]["credentials"]; name != "" {
+			return []reconciler.Dependency{{Kind: "Secret", Name: name, Field: "spec.roles.server.roleGroups.a.configOverrides"}}
+		}
+		return nil
+	}
+	cr := newCluster("", "plan", map[string]map[string]int32{"server": {"a": 1, "b": 1}})
+	f := newPlanProof(t, cfg, cr)
+	f.create(cr)
+	credentials := func(name string) func(*sampleCluster) {
+		return func(c *sampleCluster) {
+			g := c.Spec.Roles["server"].RoleGroups["a"]
+			g.ConfigOverrides = map[string]map[string]string{"server.properties": {"credentials": name}}
+			c.Spec.Roles["server"].RoleGroups["a"] = g
+		}
+	}
+	t.Run("refer to a Secret that does not exist", func(t *testing.T) {
+		f.t = t
+		desired := f.live()
+		credentials("missing")(desired)
+		plan, err := f.plan(desired)
+		var missing *reconciler.MissingDependencyError
+		if !errors.As(err, &missing) || missing.Name != "missing" {
+			t.Fatalf("the plan's error %v does not name the missing Secret", err)
+		}
+		if c := meta.FindStatusCondition(plan.Conditions, commonsv1alpha1.ConditionDegraded); c == nil || c.Status != "True" {
+			t.Errorf("the plan's Degraded condition %+v does not say the pass fails", c)
+		}
+	})
 	steps := []struct {
 		name   string
 		change func(*sampleCluster)
 	}{
+		{"add a dependency Secret", func(c *sampleCluster) {
+			secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: f.key.Namespace, Name: "plan-credentials"}}
+			if err := f.c.Create(t.Context(), secret); client.IgnoreAlreadyExists(err) != nil {
+				t.Fatal(err)
+			}
+			credentials("plan-credentials")(c)
+		}},
 		{"scale a role group", func(c *sampleCluster) { setReplicas(c, "server", "a", 2) }},
 		{"change a config override", func(c *sampleCluster) {
 			g := c.Spec.Roles["server"].RoleGroups["a"]
@@ -205,6 +262,10 @@ func TestPlanOfEachChangeIsWhatThePassWrites(t *testing.T) {
 		}},
 		{"remove a role group", func(c *sampleCluster) { delete(c.Spec.Roles["server"].RoleGroups, "b") }},
 	}
+	// The conditions a plan names that the pass then sets as they are
+	// (ReconcileComplete differs by design: a plan with writes takes the
+	// cluster as rolling out).
+	stable := []string{commonsv1alpha1.ConditionOrphanCleanupPending, commonsv1alpha1.ConditionDegraded, commonsv1alpha1.ConditionStopped}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
 			f.t = t
@@ -232,6 +293,13 @@ func TestPlanOfEachChangeIsWhatThePassWrites(t *testing.T) {
 				t.Errorf("writes (-written +planned):\n%s", diff)
 			}
 			f.checkFields(plan)
+			live := f.live()
+			for _, typ := range stable {
+				want, got := meta.FindStatusCondition(plan.Conditions, typ), meta.FindStatusCondition(live.Status.Conditions, typ)
+				if want == nil || got == nil || want.Status != got.Status || want.Reason != got.Reason {
+					t.Errorf("condition %s: planned %+v, set %+v", typ, want, got)
+				}
+			}
 		})
 	}
 }
