@@ -104,7 +104,8 @@ type PlannedChange struct {
 	// Verified is set when the API server accepted a dry run of the
 	// write (admission, defaulting and webhooks included). A create in a
 	// namespace or of a type the same pass brings first cannot be tried
-	// and is not verified.
+	// and is not verified; the create of a recreate is tried under a name
+	// the server generates (the object's own is taken until the delete).
 	Verified bool
 	// IgnoredFields and IgnoredValues are the fields that cannot change
 	// which the desired object states differently, as in Change.

@@ -149,8 +149,11 @@ func (p *pass) planUpdate(ctx context.Context, d *desired, pc PlannedChange) Pla
 	return pc
 }
 
-// planRecreate plans a delete and a new create; the create cannot be
-// tried while the object exists, so it is not verified.
+// planRecreate plans a delete and a new create. The create cannot be
+// tried under the object's name while the object exists: it is dry-run
+// under a name the server generates, so that the server's defaults and
+// admission count; where the server refuses that (a type whose names
+// mean something), the plan shows the object as sent, not verified.
 func (p *pass) planRecreate(ctx context.Context, d *desired, pc PlannedChange) PlannedChange {
 	pc.Action = PlanRecreate
 	fresh, err := p.r.getWith(ctx, p.r.planReader(), d.ref, false)
@@ -165,11 +168,34 @@ func (p *pass) planRecreate(ctx context.Context, d *desired, pc PlannedChange) P
 	if err != nil {
 		return failed(pc, err)
 	}
-	pc.Reason = "update policy recreate (" + pc.Reason + "): deleted, then created again once gone; the create is not tried against the server"
+	pc.Reason = "update policy recreate (" + pc.Reason + "): deleted, then created again once gone"
+	if tried, ok := p.dryRunCreateAside(ctx, want); ok {
+		want, pc.Verified = tried, true
+		pc.Reason += "; the create was tried under a generated name"
+	} else {
+		pc.Reason += "; the create is not tried against the server"
+	}
 	pc.Live, pc.Desired = normalised(live), normalised(want)
+	dropAllocated(pc.Desired, d.obj)
 	pc.Fields = DiffFields(pc.Live, pc.Desired)
 	maskSecret(pc.Live, pc.Desired)
 	return pc
+}
+
+// dryRunCreateAside dry-runs the create of want under a name the server
+// generates and returns the answer under want's name; false when the
+// server refuses it.
+func (p *pass) dryRunCreateAside(ctx context.Context, want *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
+	try := want.DeepCopy()
+	try.SetName("")
+	try.SetGenerateName(want.GetName() + "-")
+	try.SetResourceVersion("")
+	if err := p.r.client.Create(ctx, try, client.DryRunAll, client.FieldOwner(p.r.opts.FieldOwner)); err != nil {
+		return nil, false
+	}
+	try.SetName(want.GetName())
+	try.SetGenerateName(want.GetGenerateName())
+	return try, true
 }
 
 // planUnchanged plans an object the pass would not write: the fields that
