@@ -36,6 +36,10 @@ type Plan struct {
 	// Paused is set when spec.clusterOperation.reconciliationPaused is:
 	// a pass changes nothing, and Scopes is empty.
 	Paused bool
+	// Deleting is set when the live resource is being deleted: garbage
+	// collection removes its objects, a pass changes nothing, and Scopes
+	// is empty.
+	Deleting bool
 	// Scopes are the object engine's plans, one per scope: the cluster's
 	// objects (Role and RoleGroup empty), a role's objects (RoleGroup
 	// empty), a role group's; sorted by role, then group. A role removed
@@ -96,7 +100,11 @@ const planUID = "00000000-0000-0000-0000-00000000a11d"
 // dry runs, deletes in the order the pass deletes them), the orphan
 // cleaner's next step for removed role groups is dry-run, and the
 // conditions and events are computed but neither written nor recorded.
-// Hooks do not run: they are the operator's code and may write. The error
+// Hooks do not run: they are the operator's code and may write. A
+// resource being deleted plans to nothing (Plan.Deleting: garbage
+// collection removes its objects); one in a namespace the operator does
+// not manage (Config.Namespaces) is refused as the user's invalid input
+// naming metadata.namespace. The error
 // joins every failure the pass would meet (invalid input, a missing
 // dependency) and every failure of the plan itself (a refused dry run,
 // as an *apply.DryRunError): a plan with an error is not complete.
@@ -105,7 +113,7 @@ func (r *Reconciler[CR]) Plan(ctx context.Context, cr CR) (Plan, error) {
 		return Plan{}, errors.New("product reconciler: SetupWithManager was not called")
 	}
 	planned, out, err := r.planTarget(ctx, cr)
-	if err != nil {
+	if err != nil || out.Deleting {
 		return out, err
 	}
 	now := r.cfg.Clock.Now()
@@ -140,6 +148,10 @@ func (r *Reconciler[CR]) Plan(ctx context.Context, cr CR) (Plan, error) {
 func (r *Reconciler[CR]) planTarget(ctx context.Context, cr CR) (CR, Plan, error) {
 	key := client.ObjectKeyFromObject(cr)
 	out := Plan{Resource: key}
+	if ns := r.cfg.Namespaces; len(ns) > 0 && !slices.Contains(ns, key.Namespace) {
+		return cr, out, failure.Invalid(failure.AuthorUser, "metadata.namespace",
+			"%s %s is in a namespace this operator does not manage (it manages %s)", r.kind, key, strings.Join(ns, ", "))
+	}
 	planned := cr.DeepCopy()
 	live := r.cfg.For.DeepCopy()
 	switch err := r.apiReader.Get(ctx, key, live); {
@@ -150,6 +162,7 @@ func (r *Reconciler[CR]) planTarget(ctx context.Context, cr CR) (CR, Plan, error
 		return planned, out, apierr.Classify(fmt.Errorf("reading %s %s: %w", r.kind, key, err))
 	default:
 		out.Exists = true
+		out.Deleting = live.GetDeletionTimestamp() != nil
 		*planned.GetClusterStatus() = *live.GetClusterStatus().DeepCopy()
 		planned.SetUID(live.GetUID())
 		planned.SetGeneration(live.GetGeneration())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/api/failure/apierr"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/generators"
@@ -63,7 +65,9 @@ func (p Plan) HasChanges() bool { return p.Objects.HasChanges() }
 // converged component to no changes), then planned by the object engine
 // (apply.Engine.Plan, server-side dry runs). Hooks do not run: they are
 // the operator's code and may write. A component being deleted plans its
-// deletion. The error joins every failure (references, the render, a
+// deletion; one in a namespace the operator does not manage
+// (Options.Namespaces) is refused as the user's invalid input naming
+// metadata.namespace. The error joins every failure (references, the render, a
 // refused dry run): a plan with an error is not complete.
 func (r *Reconciler[T]) Plan(ctx context.Context, comp T) (Plan, error) {
 	p, out, err := r.planPass(ctx, comp)
@@ -98,6 +102,10 @@ func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, e
 	}
 	key := client.ObjectKeyFromObject(comp)
 	out := Plan{Component: key}
+	if ns := r.opts.Namespaces; len(ns) > 0 && !slices.Contains(ns, key.Namespace) {
+		return nil, out, failure.Invalid(failure.AuthorUser, "metadata.namespace",
+			"%s %s is in a namespace this operator does not manage (it manages %s)", r.gvk.Kind, key, strings.Join(ns, ", "))
+	}
 	planned, ok := comp.DeepCopyObject().(T)
 	if !ok {
 		return nil, out, fmt.Errorf("%T does not copy to itself", comp)

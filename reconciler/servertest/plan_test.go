@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/orphan"
 	"github.com/opkit-dev/opkit/reconciler"
@@ -227,6 +229,14 @@ func TestPlanOfEachChangeIsWhatThePassWrites(t *testing.T) {
 			c.Spec.Roles["server"].RoleGroups["a"] = g
 		}
 	}
+	t.Run("a resource the operator does not manage", func(t *testing.T) {
+		f.t = t
+		elsewhere := newCluster("elsewhere", "plan", map[string]map[string]int32{"server": {"a": 1}})
+		_, err := f.plan(elsewhere)
+		if !errors.Is(err, failure.ErrInvalid) || !strings.Contains(err.Error(), "metadata.namespace") {
+			t.Fatalf("the plan's error %v is not invalid input naming metadata.namespace", err)
+		}
+	})
 	t.Run("refer to a Secret that does not exist", func(t *testing.T) {
 		f.t = t
 		desired := f.live()

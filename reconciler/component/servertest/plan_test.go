@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -11,12 +12,14 @@ import (
 	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
+	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/component"
 	"github.com/opkit-dev/opkit/reconciler/component/servertest/shop"
@@ -208,6 +211,13 @@ func TestShopPlanIsWhatThePassesWrite(t *testing.T) {
 			f.checkFields(plan)
 		})
 	}
+	t.Run("a component the operator does not manage", func(t *testing.T) {
+		elsewhere := &shop.Shop{ObjectMeta: metav1.ObjectMeta{Namespace: "elsewhere", Name: "front"}}
+		_, err := f.op.r.Plan(t.Context(), elsewhere)
+		if !errors.Is(err, failure.ErrInvalid) || !strings.Contains(err.Error(), "metadata.namespace") {
+			t.Fatalf("the plan's error %v is not invalid input naming metadata.namespace", err)
+		}
+	})
 	t.Run("delete", func(t *testing.T) {
 		f.t = t
 		plan := f.plan(func() (component.Plan, error) { return f.op.r.PlanDelete(t.Context(), f.live()) })
