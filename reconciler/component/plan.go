@@ -95,10 +95,10 @@ func (r *Reconciler[T]) PlanDelete(ctx context.Context, comp T) (Plan, error) {
 // already (the component is suspended).
 func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, error) {
 	r.mu.Lock()
-	ready := r.ready
+	ready := r.ready || r.planOnly
 	r.mu.Unlock()
 	if !ready {
-		return nil, Plan{}, errors.New("component reconciler: SetupWithManager was not called")
+		return nil, Plan{}, errors.New("component reconciler: neither SetupWithManager nor SetupForPlanning was called")
 	}
 	key := client.ObjectKeyFromObject(comp)
 	out := Plan{Component: key}

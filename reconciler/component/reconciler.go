@@ -46,6 +46,8 @@ type Reconciler[T Component] struct {
 	// Set by SetupWithManager.
 	mu        sync.Mutex
 	ready     bool
+	// planOnly is set by SetupForPlanning: Plan works, Reconcile does not.
+	planOnly bool
 	client    client.Client
 	apiReader client.Reader
 	scheme    *runtime.Scheme
