@@ -44,10 +44,9 @@ type Reconciler[T Component] struct {
 	events  *eventMemory
 
 	// Set by SetupWithManager.
-	mu    sync.Mutex
-	ready bool
-	// planOnly is set by SetupForPlanning: Plan works, Reconcile does not.
-	planOnly  bool
+	mu        sync.Mutex
+	ready     bool
+	planOnly  bool // set by SetupForPlanning: Plan works, Reconcile does not
 	client    client.Client
 	apiReader client.Reader
 	scheme    *runtime.Scheme
