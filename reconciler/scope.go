@@ -11,6 +11,7 @@ import (
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/ignored"
 )
 
 // A scope is one call of the object engine with its own inventory: the
@@ -30,9 +31,11 @@ func groupOwnerID(cr Cluster, ref commonsv1alpha1.RoleGroupRef) string {
 // ownerID with the inventory inv. Objects that leave the set are deleted,
 // unless release says to let them go. Preserved fields the spec wants
 // changed become ImmutableFieldIgnored warnings and keep the pass from
-// being complete, on every pass the difference lasts (see ignored.go). It
-// returns whether the scope is done (applied, ready, nothing obsolete
-// left).
+// being complete (ReconcileComplete False with reason
+// ImmutableFieldIgnored, naming each value, what it is, what the spec asks
+// and what the user can do), on every pass the difference lasts, until
+// the spec is reverted or the object recreated. It returns whether the
+// scope is done (applied, ready, nothing obsolete left).
 func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID string, inv *inventory.Inventory,
 	objs []client.Object, release func(inventory.Ref) bool) (bool, error) {
 	for _, o := range objs {
@@ -45,7 +48,7 @@ func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID
 		Release: release,
 	})
 	for _, c := range res.Changes {
-		if msg := ignoredMessage(c); msg != "" {
+		if msg := ignored.Message(c, "the spec"); msg != "" {
 			p.ignore(msg)
 		}
 	}

@@ -1,7 +1,6 @@
 package component
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/ignored"
 	"github.com/opkit-dev/opkit/reconciler/internal/status"
 )
 
@@ -68,23 +68,30 @@ func (m *eventMemory) swap(key types.NamespacedName, summary string) bool {
 	return true
 }
 
-// noteIgnoredFields records an ImmutableFieldIgnored Warning when the
-// fields the objects state but cannot change differ from the last ones
-// reported.
-func (r *Reconciler[T]) noteIgnoredFields(p *pass[T], res apply.Result) {
-	var parts []string
+// ignoredMessage says, one line per object, which values the render asks
+// for that the API server does not let change, what they stay and what the
+// user can do; "" when nothing was ignored.
+func ignoredMessage(res apply.Result) string {
+	var lines []string
 	for _, c := range res.Changes {
-		if len(c.IgnoredFields) > 0 {
-			parts = append(parts, fmt.Sprintf("%s: %s", c.Object, strings.Join(c.IgnoredFields, ", ")))
+		if msg := ignored.Message(c, "the render"); msg != "" {
+			lines = append(lines, msg)
 		}
 	}
-	slices.Sort(parts)
-	summary := strings.Join(parts, "; ")
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// noteIgnoredFields records an ImmutableFieldIgnored Warning when the
+// values the render asks for and cannot have differ from the last ones
+// reported.
+func (r *Reconciler[T]) noteIgnoredFields(p *pass[T], res apply.Result) {
+	summary := ignoredMessage(res)
 	if !r.events.swap(p.key, summary) || summary == "" {
 		return
 	}
 	r.recorder.Eventf(p.comp, nil, corev1.EventTypeWarning, ReasonImmutableFieldIgnored, "Reconcile",
-		"%s", status.Truncate("fields the API server does not let change are kept as they are: "+summary, status.MaxEventNote))
+		"%s", status.Truncate(summary, status.MaxEventNote))
 }
 
 // Reasons of the events of the render record.

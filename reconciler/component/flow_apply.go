@@ -207,7 +207,10 @@ func (r *Reconciler[T]) applyObjects(ctx context.Context, p *pass[T]) bool {
 }
 
 // settle finishes a pass that applied everything it could: Processing
-// while objects are not ready, else the post-reconcile hooks and Ready.
+// while objects are not ready, else the post-reconcile hooks and Ready,
+// or Error with reason ImmutableFieldIgnored when the render asks for a
+// value an object cannot take (the generation is then not recorded as
+// applied).
 func (r *Reconciler[T]) settle(ctx context.Context, p *pass[T]) bool {
 	st := p.status
 	if !p.applied.Done {
@@ -219,13 +222,21 @@ func (r *Reconciler[T]) settle(ctx context.Context, p *pass[T]) bool {
 		r.fail(p, err)
 		return false
 	}
-	if st.State != componentv1alpha1.StateReady || st.ProcessingSince != nil || st.AppliedGeneration != p.comp.GetGeneration() || p.newRevision {
+	processing := st.ProcessingSince != nil
+	st.ProcessingSince = nil
+	r.backoff.reset(p.key)
+	if msg := ignoredMessage(p.applied); msg != "" {
+		// Not applied as asked: no retry changes that, the next periodic
+		// pass or a change of the inputs looks again.
+		p.setState(componentv1alpha1.StateError, componentv1alpha1.ReasonImmutableFieldIgnored, msg)
+		p.after(p.requeueInterval + jitter(p.requeueInterval*3/100, 0.66))
+		return true
+	}
+	if st.State != componentv1alpha1.StateReady || processing || st.AppliedGeneration != p.comp.GetGeneration() || p.newRevision {
 		st.AppliedGeneration = p.comp.GetGeneration()
 		now := metav1.NewTime(p.now)
 		st.LastAppliedAt = &now
 	}
-	st.ProcessingSince = nil
-	r.backoff.reset(p.key)
 	p.setState(componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, "every dependent object is applied and ready")
 	// 1 to 5% later, so that components created together spread out.
 	p.after(p.requeueInterval + jitter(p.requeueInterval*3/100, 0.66))

@@ -27,8 +27,9 @@ const (
 	StateDeletionPending State = "DeletionPending"
 	// StateDeleting: the dependent objects are being deleted.
 	StateDeleting State = "Deleting"
-	// StateError: the last pass failed, or the dependent objects did not
-	// become ready within the timeout.
+	// StateError: the last pass failed, the dependent objects did not
+	// become ready within the timeout, or the render asks for a change the
+	// API server does not allow (reason ImmutableFieldIgnored).
 	StateError State = "Error"
 )
 
@@ -65,6 +66,13 @@ const (
 	ReasonReady = "Ready"
 	// ReasonError: the pass failed; the message says why.
 	ReasonError = "Error"
+	// ReasonImmutableFieldIgnored: every object is applied and ready, but
+	// the render asks for a value of a field the API server does not let
+	// change after creation (a StatefulSet's claim templates, say); the
+	// object keeps its value. The message names the object, the field, both
+	// values and what to do: revert the change, or delete the object so the
+	// next pass creates it as asked.
+	ReasonImmutableFieldIgnored = "ImmutableFieldIgnored"
 )
 
 // Status is the part of a component's status the reconciler owns. Embed it

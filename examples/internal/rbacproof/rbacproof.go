@@ -6,6 +6,7 @@
 package rbacproof
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/opkit-dev/opkit/reconciler/rbac"
 	"github.com/opkit-dev/opkit/testkit"
@@ -62,13 +64,15 @@ func Grant(t *testing.T, cp *controlplane.ControlPlane, p rbac.Permissions, opts
 // it). A list no request used on a resource that was watched is expected:
 // informers stream their initial list through the watch, and list is
 // their fallback against a server that cannot. It logs how many requests
-// each rule served.
+// each rule served, then reports every finding in one error, last, so
+// that the end of a long test log shows it.
 func Check(t *testing.T, log *apicount.Log, p rbac.Permissions, unused map[string]string) {
 	t.Helper()
+	var problems []string
 	used := map[string]int{}
 	for _, r := range log.Requests() {
 		if r.Status == http.StatusForbidden && !terminating(r.Refusal) {
-			t.Errorf("refused: %s %s (namespace %q, name %q)", r.Verb, resourceOf(r.Group, r.Resource, r.Subresource), r.Namespace, r.Name)
+			problems = append(problems, fmt.Sprintf("refused: %s %s (namespace %q, name %q)", r.Verb, resourceOf(r.Group, r.Resource, r.Subresource), r.Namespace, r.Name))
 		}
 		verb := r.Verb
 		if verb == "deletecollection" {
@@ -76,28 +80,41 @@ func Check(t *testing.T, log *apicount.Log, p rbac.Permissions, unused map[strin
 		}
 		used[verb+" "+resourceOf(r.Group, r.Resource, r.Subresource)]++
 	}
-	var lines []string
+	lines, unusedRules := tally(p, used, unused)
+	t.Logf("requests per granted verb:\n%s", strings.Join(lines, "\n"))
+	problems = append(problems, unusedRules...)
+	if len(problems) > 0 {
+		t.Errorf("the derived rules are not enough, or more than needed:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// tally returns, sorted, a line per granted verb with the requests it
+// served, and a finding per granted verb that none used and unused does
+// not explain.
+func tally(p rbac.Permissions, used map[string]int, unused map[string]string) (lines, problems []string) {
 	for _, rule := range slices.Concat(p.Namespaced, p.Cluster) {
 		for _, g := range rule.APIGroups {
 			for _, res := range rule.Resources {
 				for _, v := range rule.Verbs {
 					k := v + " " + resourceOf(g, res, "")
 					n := used[k]
-					lines = append(lines, fmt.Sprintf("%5d  %s", n, k))
-					if v == "list" && n == 0 && used["watch "+resourceOf(g, res, "")] > 0 {
+					why, explained := unused[k]
+					switch {
+					case explained && n > 0:
+						lines = append(lines, fmt.Sprintf("%5d  %s (listed as unreachable: %s)", n, k, why))
 						continue
+					case v == "list" && n == 0 && used["watch "+resourceOf(g, res, "")] > 0, explained:
+					case n == 0:
+						problems = append(problems, "granted and never used: "+k)
 					}
-					if why, ok := unused[k]; n == 0 && !ok {
-						t.Errorf("granted and never used: %s", k)
-					} else if ok && n > 0 {
-						t.Logf("listed as unreachable but used %d times: %s (%s)", n, k, why)
-					}
+					lines = append(lines, fmt.Sprintf("%5d  %s", n, k))
 				}
 			}
 		}
 	}
 	slices.Sort(lines)
-	t.Logf("requests per granted verb:\n%s", strings.Join(lines, "\n"))
+	slices.Sort(problems)
+	return lines, problems
 }
 
 // terminating tells whether a refusal is the API server's refusal of a
@@ -123,4 +140,26 @@ func resourceOf(group, resource, subresource string) string {
 		s += "." + group
 	}
 	return s
+}
+
+// errLeaderLost is the error a manager returns when its leader election
+// ends; it also ends that way when the manager is stopped, and which of
+// the two Start reports then is a race inside the manager.
+const errLeaderLost = "leader election lost"
+
+// Start starts mgr and returns a function that stops it and reports an
+// error Start returned, other than the loss of leadership that stopping
+// causes.
+func Start(t *testing.T, mgr manager.Manager) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	return func() {
+		t.Helper()
+		cancel()
+		if err := <-done; err != nil && err.Error() != errLeaderLost {
+			t.Errorf("manager: %v", err)
+		}
+	}
 }

@@ -84,15 +84,9 @@ func TestDerivedRBACIsEnoughAndNotMore(t *testing.T) {
 			if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 				t.Fatal(err)
 			}
-			ctx, stop := context.WithCancel(t.Context())
-			done := make(chan error, 1)
-			go func() { done <- mgr.Start(ctx) }()
-
+			stop := rbacproof.Start(t, mgr)
 			driveThroughLife(t, cp.Client, ns, log)
 			stop()
-			if err := <-done; err != nil {
-				t.Errorf("manager: %v", err)
-			}
 			rbacproof.Check(t, log, p, unreachable)
 		})
 	}

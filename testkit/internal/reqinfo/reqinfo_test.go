@@ -14,14 +14,14 @@ func TestClassify(t *testing.T) {
 		target string
 		want   Info
 	}{
-		{"core get", "GET", "/api/v1/namespaces/ns/pods/p", Info{Verb: "get", Resource: "pods", Namespace: "ns", Name: "p"}},
-		{"core list", "GET", "/api/v1/namespaces/ns/configmaps", Info{Verb: "list", Resource: "configmaps", Namespace: "ns"}},
-		{"watch", "GET", "/apis/apps/v1/namespaces/ns/statefulsets?watch=true", Info{Verb: "watch", Resource: "statefulsets.apps", Namespace: "ns"}},
-		{"create", "POST", "/apis/apps/v1/namespaces/ns/statefulsets", Info{Verb: "create", Resource: "statefulsets.apps", Namespace: "ns"}},
-		{"update subresource", "PUT", "/apis/apps/v1/namespaces/ns/statefulsets/s/scale", Info{Verb: "update", Resource: "statefulsets.apps/scale", Namespace: "ns", Name: "s"}},
-		{"patch cluster scoped", "PATCH", "/api/v1/nodes/n", Info{Verb: "patch", Resource: "nodes", Name: "n"}},
-		{"delete", "DELETE", "/api/v1/namespaces/ns/secrets/s", Info{Verb: "delete", Resource: "secrets", Namespace: "ns", Name: "s"}},
-		{"deletecollection", "DELETE", "/api/v1/namespaces/ns/secrets", Info{Verb: "deletecollection", Resource: "secrets", Namespace: "ns"}},
+		{"core get", "GET", "/api/v1/namespaces/ns/pods/p", Info{Verb: "get", Resource: "pods", Namespace: "ns", Name: "p", Plural: "pods"}},
+		{"core list", "GET", "/api/v1/namespaces/ns/configmaps", Info{Verb: "list", Resource: "configmaps", Namespace: "ns", Plural: "configmaps"}},
+		{"watch", "GET", "/apis/apps/v1/namespaces/ns/statefulsets?watch=true", Info{Verb: "watch", Resource: "statefulsets.apps", Namespace: "ns", Group: "apps", Plural: "statefulsets"}},
+		{"create", "POST", "/apis/apps/v1/namespaces/ns/statefulsets", Info{Verb: "create", Resource: "statefulsets.apps", Namespace: "ns", Group: "apps", Plural: "statefulsets"}},
+		{"update subresource", "PUT", "/apis/apps/v1/namespaces/ns/statefulsets/s/scale", Info{Verb: "update", Resource: "statefulsets.apps/scale", Namespace: "ns", Name: "s", Group: "apps", Plural: "statefulsets", Subresource: "scale"}},
+		{"patch cluster scoped", "PATCH", "/api/v1/nodes/n", Info{Verb: "patch", Resource: "nodes", Name: "n", Plural: "nodes"}},
+		{"delete", "DELETE", "/api/v1/namespaces/ns/secrets/s", Info{Verb: "delete", Resource: "secrets", Namespace: "ns", Name: "s", Plural: "secrets"}},
+		{"deletecollection", "DELETE", "/api/v1/namespaces/ns/secrets", Info{Verb: "deletecollection", Resource: "secrets", Namespace: "ns", Plural: "secrets"}},
 		{"discovery", "GET", "/apis", Info{Verb: "get", Resource: "/apis"}},
 	}
 	for _, tt := range tests {
