@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
 
@@ -149,4 +150,29 @@ func fakeCheckout(t *testing.T, modules map[string][]string) string {
 		}
 	}
 	return root
+}
+
+// In this repository, projects pin the controller-tools release opkit
+// generates its own code with (hack/tools), so that both generate the
+// same deep copies and CRDs.
+func TestControllerToolsVersionIsTheRepositorys(t *testing.T) {
+	file := filepath.Join("..", "hack", "tools", "go.mod")
+	b, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		t.Skip("not in the opkit repository")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := modfile.ParseLax(file, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(mf.Require, func(r *modfile.Require) bool { return r.Mod.Path == controllerTools })
+	if i < 0 {
+		t.Fatalf("%s does not require %s", file, controllerTools)
+	}
+	if got := mf.Require[i].Mod.Version; got != ControllerToolsVersion {
+		t.Errorf("%s pins %s %s, ControllerToolsVersion is %s", file, controllerTools, got, ControllerToolsVersion)
+	}
 }
