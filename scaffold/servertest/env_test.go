@@ -9,6 +9,15 @@ import (
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
+// env is the control plane the generated operators are deployed to: with
+// controllers, the scheduler and kwok nodes, so that their Deployments and
+// the product's StatefulSets get pods that become ready. It starts when
+// the first project is deployed, after the projects' own tests, which
+// start their own.
+var env = &testkit.Env{Options: controlplane.Options{Controllers: true}}
+
+func TestMain(m *testing.M) { env.Main(m) }
+
 // assetsDir returns the control-plane binaries a generated project's
 // tests need (the product's start controllers and kwok nodes). When they
 // are missing the test is skipped, or fails with CI set, as every testkit
