@@ -25,12 +25,9 @@ import (
 // that cannot. It logs how many requests each granted verb served.
 func checkRights(t *testing.T, log *apicount.Log, grants []grant, unreachable map[string]string) {
 	t.Helper()
-	var problems []string
+	problems := refusals(log)
 	used := map[string]int{} // by "<namespace>|<verb> <resource>", and by "|<verb> <resource>" for any namespace
 	for _, r := range log.Requests() {
-		if r.Status == http.StatusForbidden && !terminating(r.Refusal) {
-			problems = append(problems, fmt.Sprintf("refused: %s %s (namespace %q, name %q)", r.Verb, resourceOf(r.Group, r.Resource, r.Subresource), r.Namespace, r.Name))
-		}
 		verb := r.Verb
 		if verb == "deletecollection" {
 			verb = "delete"
@@ -70,6 +67,23 @@ func checkRights(t *testing.T, log *apicount.Log, grants []grant, unreachable ma
 	if len(problems) > 0 {
 		t.Errorf("the rights config/default grants are not enough, or more than needed:\n%s", strings.Join(problems, "\n"))
 	}
+}
+
+// refusals returns a line per distinct request log holds that the API
+// server refused for want of rights (403 Forbidden, but for writes into a
+// namespace being deleted), sorted.
+func refusals(log *apicount.Log) []string {
+	var out []string
+	for _, r := range log.Requests() {
+		if r.Status == http.StatusForbidden && !terminating(r.Refusal) {
+			line := fmt.Sprintf("refused: %s %s (namespace %q, name %q)", r.Verb, resourceOf(r.Group, r.Resource, r.Subresource), r.Namespace, r.Name)
+			if !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // terminating tells whether a refusal is the API server's refusal of a

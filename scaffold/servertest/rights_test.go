@@ -46,6 +46,12 @@ func checkDeployedRights(t *testing.T, dir, bin string, p project) {
 		})
 	}
 	kubeconfig, log := recordAs(t, cp, sa)
+	t.Cleanup(func() {
+		// A step that timed out may have waited on a refused request.
+		if r := refusals(log); t.Failed() && len(r) > 0 {
+			t.Logf("the API server refused the operator:\n%s", strings.Join(r, "\n"))
+		}
+	})
 	op := startOperator(t, bin, d.Spec.Template.Spec.Containers[0].Args, kubeconfig, sa.Namespace)
 
 	ns := testkit.Namespace(t, cp.Client)
