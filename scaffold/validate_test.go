@@ -66,7 +66,12 @@ func TestValidate(t *testing.T) {
 		{"kind whose plural is too long", func(_ *testing.T, o *Options) { o.Kind = "Z" + strings.Repeat("k", MaxKindLength-1) }, []refusal{{"--kind", "Z" + strings.Repeat("k", MaxKindLength-1), "its plural, z" + strings.Repeat("k", MaxKindLength-1) + "s,"}}},
 		{"kind ending in List", func(_ *testing.T, o *Options) { o.Kind = "ShoppingList" }, []refusal{{"--kind", "ShoppingList", "must not end in List"}}},
 		{"kind the API package declares", func(_ *testing.T, o *Options) { o.Kind = "GroupVersion" }, []refusal{{"--kind", "GroupVersion", "declares that name itself"}}},
-		{"dir holding a file", func(t *testing.T, o *Options) { writeFile(t, filepath.Join(o.Dir, "notes.txt")) }, []refusal{{"--dir", "", "it holds 1 entries (notes.txt, ...); nothing was written"}}},
+		{"dir holding a file", func(t *testing.T, o *Options) { writeFile(t, filepath.Join(o.Dir, "notes.txt")) }, []refusal{{"--dir", "", "it holds notes.txt; nothing was written"}}},
+		{"dir holding files", func(t *testing.T, o *Options) {
+			for _, f := range []string{"b.txt", "a.txt", "c.txt"} {
+				writeFile(t, filepath.Join(o.Dir, f))
+			}
+		}, []refusal{{"--dir", "", "it holds a.txt and 2 other entries; nothing was written"}}},
 		{"dir that is a file", func(t *testing.T, o *Options) { writeFile(t, o.Dir) }, []refusal{{"--dir", "", "not a directory"}}},
 		{"empty dir", func(t *testing.T, o *Options) { mkdir(t, o.Dir) }, nil},
 		{"both opkit flags", func(_ *testing.T, o *Options) { o.OpkitPath = ".." }, []refusal{{"--opkit-version", "v0.3.0", "not be given with --opkit-path"}}},

@@ -23,10 +23,21 @@ func checkDir(dir string) *FlagError {
 	case err != nil:
 		return &FlagError{Flag: "--dir", Value: dir, Rule: "must be an empty directory or not exist: " + err.Error()}
 	case len(entries) > 0:
-		return &FlagError{Flag: "--dir", Value: dir, Rule: fmt.Sprintf(
-			"must be an empty directory or not exist: it holds %d entries (%s, ...); nothing was written", len(entries), entries[0].Name())}
+		return &FlagError{Flag: "--dir", Value: dir, Rule: "must be an empty directory or not exist: it holds " + holding(entries) + "; nothing was written"}
 	}
 	return nil
+}
+
+// holding names the first of a directory's entries (ReadDir sorts them)
+// and counts the others.
+func holding(entries []fs.DirEntry) string {
+	switch len(entries) {
+	case 1:
+		return entries[0].Name()
+	case 2:
+		return entries[0].Name() + " and 1 other entry"
+	}
+	return fmt.Sprintf("%s and %d other entries", entries[0].Name(), len(entries)-1)
 }
 
 // stage is a directory beside the target, where the project is written
