@@ -22,22 +22,14 @@ import (
 // count only the requests in its namespace. A list no request used on a
 // resource that was watched is expected: informers stream their initial
 // list through the watch, and list is their fallback against a server
-// that cannot. It logs how many requests each granted verb served.
+// that cannot. A right listed in unreachable that no role grants is a
+// finding too: the list stays true to the roles. It logs how many
+// requests each granted verb served.
 func checkRights(t *testing.T, log *apicount.Log, grants []grant, unreachable map[string]string) {
 	t.Helper()
 	problems := refusals(log)
-	used := map[string]int{} // by "<namespace>|<verb> <resource>", and by "|<verb> <resource>" for any namespace
-	for _, r := range log.Requests() {
-		verb := r.Verb
-		if verb == "deletecollection" {
-			verb = "delete"
-		}
-		k := verb + " " + resourceOf(r.Group, r.Resource, r.Subresource)
-		used["|"+k]++
-		if r.Namespace != "" {
-			used[r.Namespace+"|"+k]++
-		}
-	}
+	used := countUsed(log)
+	granted := map[string]bool{}
 	var lines []string
 	for _, g := range grants {
 		for _, rule := range g.rules {
@@ -45,6 +37,7 @@ func checkRights(t *testing.T, log *apicount.Log, grants []grant, unreachable ma
 				for _, res := range rule.Resources {
 					for _, v := range rule.Verbs {
 						k := v + " " + resourceOf(group, res, "")
+						granted[k] = true
 						n := used[g.namespace+"|"+k]
 						why, explained := unreachable[k]
 						watched := v == "list" && used[g.namespace+"|watch "+resourceOf(group, res, "")] > 0
@@ -61,12 +54,36 @@ func checkRights(t *testing.T, log *apicount.Log, grants []grant, unreachable ma
 			}
 		}
 	}
+	for k := range unreachable {
+		if !granted[k] {
+			problems = append(problems, "listed as unreachable, yet no role grants it: "+k)
+		}
+	}
 	slices.Sort(lines)
 	slices.Sort(problems)
 	t.Logf("requests per granted verb:\n%s", strings.Join(lines, "\n"))
 	if len(problems) > 0 {
 		t.Errorf("the rights config/default grants are not enough, or more than needed:\n%s", strings.Join(problems, "\n"))
 	}
+}
+
+// countUsed counts the requests log holds by "<namespace>|<verb>
+// <resource>", and by "|<verb> <resource>" whatever their namespace; a
+// deletecollection counts as a delete, the verb a rule names for both.
+func countUsed(log *apicount.Log) map[string]int {
+	used := map[string]int{}
+	for _, r := range log.Requests() {
+		verb := r.Verb
+		if verb == "deletecollection" {
+			verb = "delete"
+		}
+		k := verb + " " + resourceOf(r.Group, r.Resource, r.Subresource)
+		used["|"+k]++
+		if r.Namespace != "" {
+			used[r.Namespace+"|"+k]++
+		}
+	}
+	return used
 }
 
 // refusals returns a line per distinct request log holds that the API
