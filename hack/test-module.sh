@@ -17,6 +17,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 RACE_MODULES="apply orphan reconciler testkit e2e"
 
+# Modules whose tests may outlast go test's default timeout of 10 minutes
+# on a loaded machine (hack/load-check.sh): scaffold/servertest generates,
+# builds, tests and deploys two projects. A -timeout among the flags given
+# still wins.
+LONG_MODULES="scaffold/servertest"
+
 # needs <dir>: none, apiserver or controllers.
 needs() {
 	local dir="$1"
@@ -53,6 +59,10 @@ fi
 flags=("$@")
 if [[ " $RACE_MODULES " == *" ${dir%%/*} "* ]]; then
 	flags=(-race "${flags[@]+"${flags[@]}"}")
+fi
+
+if [[ " $LONG_MODULES " == *" $dir "* ]]; then
+	flags=(-timeout 30m "${flags[@]+"${flags[@]}"}")
 fi
 
 (cd "$dir" && GOWORK=off go test "${flags[@]+"${flags[@]}"}" ./...)

@@ -2,13 +2,13 @@ package apicount
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"slices"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/opkit-dev/opkit/testkit/internal/reqinfo"
 )
@@ -91,10 +91,14 @@ func readStatus(resp *http.Response) *metav1.Status {
 	if err != nil {
 		return nil
 	}
-	s := &metav1.Status{}
-	if json.Unmarshal(body, s) != nil || s.Kind != "Status" {
+	// The body is JSON or, for a client that asked for protobuf (the
+	// built-in kinds' usual encoding), protobuf; the deserializer reads
+	// both.
+	obj, _, err := clientgoscheme.Codecs.UniversalDeserializer().Decode(body, nil, nil)
+	if err != nil {
 		return nil
 	}
+	s, _ := obj.(*metav1.Status)
 	return s
 }
 

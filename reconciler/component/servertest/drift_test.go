@@ -97,6 +97,9 @@ func TestPassWithoutChangesWritesNothing(t *testing.T) {
 	newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "welcome", Replicas: 1})
 	key := client.ObjectKey{Namespace: ns, Name: "front"}
 	ready := waitState(t, cp.Client, key, componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, 2*time.Minute)
+	// The Ready event follows the status that says so: once it is stored,
+	// every write of the passes so far has been counted.
+	waitEvent(t, cp.Client, ns, "front", componentv1alpha1.ReasonReady)
 
 	before, n := counter.Snapshot(), passes.Load()
 	for range 3 {

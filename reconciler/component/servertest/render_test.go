@@ -99,6 +99,7 @@ func TestRandomValuesAreDrawnOnce(t *testing.T) {
 	newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "welcome"})
 	key := client.ObjectKey{Namespace: ns, Name: "front"}
 	waitState(t, cp.Client, key, componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, 2*time.Minute)
+	waitEvent(t, cp.Client, ns, "front", componentv1alpha1.ReasonReady) // its write counted
 	password := secretData(t, cp.Client, ns, "front-password", "password")
 
 	before := o.counter.Snapshot()
@@ -216,6 +217,9 @@ func TestUnrelatedAnnotationWritesNothing(t *testing.T) {
 	s := newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "welcome"})
 	key := client.ObjectKeyFromObject(s)
 	ready := waitState(t, cp.Client, key, componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, 2*time.Minute)
+	// The Ready event is sent after the status that says so; once it is
+	// stored, every write of the passes so far has been counted.
+	waitEvent(t, cp.Client, ns, "front", componentv1alpha1.ReasonReady)
 
 	before := o.counter.Snapshot()
 	if err := updateShop(t, cp.Client, key, func(s *shop.Shop) {
