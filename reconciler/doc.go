@@ -27,6 +27,10 @@
 // The component reconciler is wired the same way: New, ManagerOptions,
 // SetupWithManager.
 //
+// Reconciler.Plan tells what the next passes would do for a resource, as
+// it is or as its author is about to write it, without writing anything
+// (server-side dry runs through the object engine's plan).
+//
 // Package reconciler/component is the reconciler of the second model:
 // components rendered by a generator.
 package reconciler

@@ -28,7 +28,14 @@ func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
 			in.Declared = append(in.Declared, commonsv1alpha1.RoleGroupRef{Role: role, Group: group})
 		}
 	}
-	res, err := r.cleaner.Clean(ctx, in)
+	cleaner := r.cleaner
+	if p.planning != nil {
+		cleaner = r.planCleaner
+	}
+	res, err := cleaner.Clean(ctx, in)
+	if p.planning != nil {
+		p.planning.retire(res.Groups)
+	}
 	st.RoleGroups = res.Prune(st.RoleGroups)
 	for _, a := range res.Actions() {
 		msg := fmt.Sprintf("%s %s %s of removed role group %s", a.Type, a.Object.Kind, a.Object.Name, groupName(a.RoleGroup))

@@ -32,7 +32,7 @@ func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, cat
 			continue // reported by the catalog check
 		}
 		rs := spec.Roles[role]
-		if err := r.cfg.Hooks.rolePre(ctx, cr, role); err != nil {
+		if err := r.hooks(p).rolePre(ctx, cr, role); err != nil {
 			r.failRole(ctx, p, cr, role, err)
 			continue
 		}
@@ -45,7 +45,7 @@ func (r *Reconciler[CR]) reconcileRoles(ctx context.Context, p *pass, cr CR, cat
 		if err := r.reconcileRoleObjects(ctx, p, cr, role, rs); err != nil {
 			roleErrs = append(roleErrs, fmt.Errorf("role %s: %w", role, err))
 		}
-		if err := r.cfg.Hooks.rolePost(ctx, cr, role); err != nil {
+		if err := r.hooks(p).rolePost(ctx, cr, role); err != nil {
 			roleErrs = append(roleErrs, fmt.Errorf("role %s: %w", role, err))
 		}
 		if len(roleErrs) > 0 {
@@ -123,7 +123,7 @@ func (r *Reconciler[CR]) reconcileGroups(ctx context.Context, p *pass, cr CR, ro
 }
 
 func (r *Reconciler[CR]) failRole(ctx context.Context, p *pass, cr CR, role string, err error) {
-	r.cfg.Hooks.roleError(ctx, cr, role, err)
+	r.hooks(p).roleError(ctx, cr, role, err)
 	p.fail("", err)
 }
 
@@ -149,10 +149,10 @@ func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in 
 	}
 	bc.Client = r.client
 	fail := func(err error) (groupTarget, bool, error) {
-		r.cfg.Hooks.groupError(ctx, cr, bc, err)
+		r.hooks(p).groupError(ctx, cr, bc, err)
 		return groupTarget{}, applied, err
 	}
-	if err := r.cfg.Hooks.groupPre(ctx, cr, bc); err != nil {
+	if err := r.hooks(p).groupPre(ctx, cr, bc); err != nil {
 		return fail(err)
 	}
 	objs, err := r.cfg.Handler.BuildRoleGroup(ctx, cr, bc)
@@ -172,7 +172,7 @@ func (r *Reconciler[CR]) reconcileGroup(ctx context.Context, p *pass, cr CR, in 
 	if _, err := r.applyScope(ctx, p, cr, groupOwnerID(cr, ref), inv, list, nil); err != nil {
 		return fail(err)
 	}
-	if err := r.cfg.Hooks.groupPost(ctx, cr, bc); err != nil {
+	if err := r.hooks(p).groupPost(ctx, cr, bc); err != nil {
 		return fail(err)
 	}
 	return t, true, nil

@@ -71,7 +71,7 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 		report, ok := r.podChecks.recent(key)
 		if !ok {
 			report, ok = r.inspectPods(ctx, p, cr, t, sts)
-			if ok {
+			if ok && p.planning == nil {
 				r.podChecks.record(key, report)
 			}
 		}

@@ -46,6 +46,8 @@ type pass struct {
 	ignored []string
 	// health is the health verdict; see health.go.
 	health health
+	// planning, when set, makes the pass a plan: see plan.go.
+	planning *planLog
 }
 
 func newPass(log logr.Logger, now time.Time) *pass {

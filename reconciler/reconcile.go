@@ -106,7 +106,7 @@ func (r *Reconciler[CR]) run(ctx context.Context, p *pass, cr CR) {
 			return
 		}
 	}
-	if err := r.cfg.Hooks.clusterPre(ctx, cr); err != nil {
+	if err := r.hooks(p).clusterPre(ctx, cr); err != nil {
 		p.fail("pre-reconcile", err)
 		return
 	}
@@ -135,7 +135,7 @@ func (r *Reconciler[CR]) run(ctx context.Context, p *pass, cr CR) {
 		}
 	}
 	r.checkHealth(ctx, p, cr, targets)
-	if err := r.cfg.Hooks.clusterPost(ctx, cr); err != nil {
+	if err := r.hooks(p).clusterPost(ctx, cr); err != nil {
 		p.fail("post-reconcile", err)
 	}
 }
@@ -196,4 +196,13 @@ func (r *Reconciler[CR]) forget(key types.NamespacedName) {
 	gone.SetNamespace(key.Namespace)
 	gone.SetName(key.Name)
 	_ = r.cleaner.Forget(gone)
+}
+
+// hooks returns the product's hooks, or none for a plan: hooks are the
+// operator's code and may write.
+func (r *Reconciler[CR]) hooks(p *pass) *Hooks[CR] {
+	if p.planning != nil {
+		return nil
+	}
+	return r.cfg.Hooks
 }

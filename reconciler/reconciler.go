@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -34,9 +35,12 @@ type Reconciler[CR Object[CR]] struct {
 	recorder  recorder.EventRecorder
 	engine    *apply.Engine
 	cleaner   *orphan.Cleaner
-	metrics   *metrics
-	gvk       schema.GroupVersionKind
-	kind      string
+	// planCleaner is the cleaner a plan runs: its writes are dry runs and
+	// its metrics go to a registry of its own.
+	planCleaner *orphan.Cleaner
+	metrics     *metrics
+	gvk         schema.GroupVersionKind
+	kind        string
 	// deps reads dependencies once SetupWithManager started their cache.
 	deps client.Reader
 	// vectorMemo remembers aggregator addresses per ConfigMap version.
@@ -106,8 +110,13 @@ func (r *Reconciler[CR]) bind(mgr manager.Manager) error {
 	orphanOpts.Clock = cfg.Clock
 	// The cleaner reads the managed kinds from the informers the engine
 	// reads them from.
-	cleaner, err := orphan.NewCleaner(apply.InformerClient(mgr.GetClient(), engineOpts.Kinds), mgr.GetAPIReader(), orphanOpts)
+	cleanerClient := apply.InformerClient(mgr.GetClient(), engineOpts.Kinds)
+	cleaner, err := orphan.NewCleaner(cleanerClient, mgr.GetAPIReader(), orphanOpts)
 	if err != nil {
+		return fmt.Errorf("reconciler.Config.Orphan: %w", err)
+	}
+	orphanOpts.Registerer = prometheus.NewRegistry()
+	if r.planCleaner, err = orphan.NewCleaner(client.NewDryRunClient(cleanerClient), mgr.GetAPIReader(), orphanOpts); err != nil {
 		return fmt.Errorf("reconciler.Config.Orphan: %w", err)
 	}
 	r.client, r.apiReader, r.scheme = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetScheme()

@@ -43,6 +43,9 @@ func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID
 			return false, err
 		}
 	}
+	if p.planning != nil {
+		return r.planScope(ctx, p, cr, ownerID, inv, objs, release)
+	}
 	res, err := r.engine.Apply(ctx, inv, objs, apply.PassOptions{
 		Owner:   apply.Owner{ID: ownerID, DefaultNamespace: cr.GetNamespace()},
 		Release: release,

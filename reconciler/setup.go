@@ -154,3 +154,19 @@ func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 }
 
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
+
+// SetupForPlanning binds the reconciler to mgr for Plan alone: no
+// controller is registered, so starting mgr reconciles nothing. A tool
+// that plans with its user's identity (a command-line client, say) builds
+// mgr from the user's kubeconfig with the options ManagerOptions returns,
+// calls SetupForPlanning, starts mgr and calls Plan. The user needs the
+// rights to read what a pass reads (the resource, the kinds it applies)
+// and, since the API server authorises a dry run as the write itself, the
+// rights of the writes it would make. It may be called once, instead of
+// SetupWithManager.
+func (r *Reconciler[CR]) SetupForPlanning(mgr ctrl.Manager) error {
+	if r.engine != nil {
+		return errors.New("reconciler: set up already")
+	}
+	return r.bind(mgr)
+}

@@ -35,6 +35,10 @@
 // ReapplyConfiguration; the spec blocks of api/component/v1alpha1
 // implement them.
 //
+// Plan and PlanDelete tell what the next passes would do for a component
+// (as it is, or as its author is about to write it) without writing
+// anything.
+//
 // Errors follow package github.com/opkit-dev/opkit/api/failure: invalid
 // input (a bad policy name, a kubeconfig that does not load, a template
 // refusing the parameters) is state Error until the component changes;

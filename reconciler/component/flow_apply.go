@@ -7,6 +7,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	componentv1alpha1 "github.com/opkit-dev/opkit/api/component/v1alpha1"
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
@@ -111,33 +113,41 @@ func (r *Reconciler[T]) render(ctx context.Context, p *pass[T]) bool {
 		p.objects = rec.objectsOf()
 		return true
 	}
-	ns, name := placement(p.comp)
-	// Lookups read uncached: the manager's cache holds only the
-	// reconciler's own objects of the kinds it renders.
-	localReader := r.apiReader
-	if local != r.client {
-		localReader = local
-	}
-	objects, err := r.generator.Generate(generators.WithEnvironment(ctx, generators.Environment{
-		ReconcilerName:  r.name,
-		ComponentDigest: p.in.digest,
-		Revision:        p.status.Revision,
-		Client:          tgt.reader,
-		LocalClient:     localReader,
-		Discovery:       tgt.discovery,
-		ParametersPath:  "spec",
-		Component:       p.comp,
-		OnWarning: func(w generators.Warning) {
-			r.recordWarning(p, w.Reason, w.Message)
-		},
-	}), ns, name, p.in.parameters)
+	objects, err := r.generate(ctx, p, func(w generators.Warning) { r.recordWarning(p, w.Reason, w.Message) })
 	if err != nil {
-		r.fail(p, fmt.Errorf("rendering: %w", err))
+		r.fail(p, err)
 		return false
 	}
 	p.objects = objects
 	r.keepRecord(ctx, p)
 	return true
+}
+
+// generate renders the component's objects for the pass's revision with
+// the generator, through the pass's clients.
+func (r *Reconciler[T]) generate(ctx context.Context, p *pass[T], onWarning func(generators.Warning)) ([]client.Object, error) {
+	ns, name := placement(p.comp)
+	// Lookups read uncached: the manager's cache holds only the
+	// reconciler's own objects of the kinds it renders.
+	localReader := r.apiReader
+	if p.local != r.client {
+		localReader = p.local
+	}
+	objects, err := r.generator.Generate(generators.WithEnvironment(ctx, generators.Environment{
+		ReconcilerName:  r.name,
+		ComponentDigest: p.in.digest,
+		Revision:        p.status.Revision,
+		Client:          p.target.reader,
+		LocalClient:     localReader,
+		Discovery:       p.target.discovery,
+		ParametersPath:  "spec",
+		Component:       p.comp,
+		OnWarning:       onWarning,
+	}), ns, name, p.in.parameters)
+	if err != nil {
+		return nil, fmt.Errorf("rendering: %w", err)
+	}
+	return objects, nil
 }
 
 // keepRecord records the pass's render, before anything of it is applied:

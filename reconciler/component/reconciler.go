@@ -46,6 +46,7 @@ type Reconciler[T Component] struct {
 	// Set by SetupWithManager.
 	mu        sync.Mutex
 	ready     bool
+	planOnly  bool // set by SetupForPlanning: Plan works, Reconcile does not
 	client    client.Client
 	apiReader client.Reader
 	scheme    *runtime.Scheme

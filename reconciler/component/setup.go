@@ -72,7 +72,7 @@ func (r *Reconciler[T]) SetupWithManager(ctx context.Context, mgr ctrl.Manager) 
 func (r *Reconciler[T]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl.Manager, blder *builder.Builder) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ready {
+	if r.ready || r.planOnly {
 		return errors.New("component reconciler: set up already")
 	}
 	if err := r.bind(mgr); err != nil {
@@ -206,4 +206,34 @@ func statusLost(o, n client.Object) bool {
 	os, ns := oc.GetStatus(), nc.GetStatus()
 	return os.State != "" && ns.State == "" ||
 		len(os.Inventory.Items)+len(os.Inventory.Packed) > 0 && len(ns.Inventory.Items)+len(ns.Inventory.Packed) == 0
+}
+
+// SetupForPlanning binds the reconciler to mgr for Plan and PlanDelete
+// alone: no controller is registered, so starting mgr reconciles nothing.
+// A tool that plans with its user's identity (a command-line client, say)
+// builds mgr from the user's kubeconfig with the options ManagerOptions
+// returns, calls SetupForPlanning, starts mgr and calls Plan. The user
+// needs the rights to read what a pass reads (the component, its
+// references and render record, the kinds it applies) and, since the API
+// server authorises a dry run as the write itself, the rights of the
+// writes it would make. It may be called once, instead of SetupWithManager.
+func (r *Reconciler[T]) SetupForPlanning(mgr ctrl.Manager) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ready || r.planOnly {
+		return errors.New("component reconciler: set up already")
+	}
+	if err := r.bind(mgr); err != nil {
+		return err
+	}
+	versions, err := refs.NewCache(mgr, r.opts.Namespaces)
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(versions); err != nil {
+		return err
+	}
+	r.deps = refs.NewData(versions, r.apiReader)
+	r.planOnly = true
+	return nil
 }

@@ -4,10 +4,12 @@ go 1.26.0
 
 require (
 	github.com/go-logr/logr v1.4.3
+	github.com/google/go-cmp v0.7.0
 	github.com/opkit-dev/opkit/api v0.0.0
 	github.com/opkit-dev/opkit/apply v0.0.0
 	github.com/opkit-dev/opkit/builders v0.0.0
 	github.com/opkit-dev/opkit/imageresolve v0.0.0
+	github.com/opkit-dev/opkit/orphan v0.0.0
 	github.com/opkit-dev/opkit/reconciler v0.0.0
 	github.com/opkit-dev/opkit/testkit v0.0.0
 	k8s.io/api v0.37.2
@@ -49,7 +51,6 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opkit-dev/opkit/configfold v0.0.0 // indirect
-	github.com/opkit-dev/opkit/orphan v0.0.0 // indirect
 	github.com/opkit-dev/opkit/productlogging v0.0.0 // indirect
 	github.com/opkit-dev/opkit/sidecar v0.0.0 // indirect
 	github.com/opkit-dev/opkit/vector v0.0.0 // indirect

@@ -13,4 +13,10 @@
 //
 // Requests are counted as they leave the client, retries included, so the
 // figures are what the API server received.
+//
+// A Log keeps every request and its answer in order (a 403 with the
+// Status the server sent); a WriteLog keeps only the writes, each with its
+// dryRun setting and the object the server answered, so that a test can
+// prove a dry run wrote nothing and compare what was planned with what a
+// later real write stored.
 package apicount
