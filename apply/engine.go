@@ -126,6 +126,9 @@ type Engine struct {
 	separateReader bool
 	mapper         meta.RESTMapper
 	opts           Options
+	// known are versions of objects newer than their inventory's record
+	// that the engine wrote or took as its own; see known.go.
+	known knownVersions
 }
 
 // New returns an Engine. name is a fully qualified name such as

@@ -229,15 +229,24 @@ func (p *pass) noteWrite(ref inventory.Ref, written metav1.Object) {
 }
 
 // recordWrite stores what the write left on the server: the generation
-// for kinds that have one, the resourceVersion otherwise.
-func (p *pass) recordWrite(written metav1.Object, d *desired, it *inventory.Item, phase inventory.Phase) {
+// for kinds that have one, the resourceVersion otherwise. A write of the
+// desired state the item already records (a revert, or a recreate after
+// someone deleted the object) leaves the item's version as it is and is
+// remembered in memory instead (known.go): what the caller persists does
+// not change.
+func (p *pass) recordWrite(written client.Object, d *desired, it *inventory.Item, phase inventory.Phase) {
+	if it.Digest == d.digest && (it.Generation != 0 || it.ResourceVersion != "") {
+		p.r.known.set(d.key, versionOf(written))
+	} else {
+		p.r.known.drop(d.key)
+		it.Generation = written.GetGeneration()
+		it.ResourceVersion = ""
+		if it.Generation == 0 {
+			it.ResourceVersion = written.GetResourceVersion()
+		}
+	}
 	it.Digest = d.digest
 	it.Version = d.gvk.Version
-	it.Generation = written.GetGeneration()
-	it.ResourceVersion = ""
-	if it.Generation == 0 {
-		it.ResourceVersion = written.GetResourceVersion()
-	}
 	it.AppliedAt = 0
 	if d.settings.reapply > 0 {
 		it.AppliedAt = p.r.opts.Clock.Now().Unix()
