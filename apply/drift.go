@@ -61,7 +61,7 @@ func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live
 		// Someone changed what we do not state, or the version is one we
 		// wrote before a restart: take it as ours, without a write, and
 		// without changing the inventory (see known.go).
-		p.r.known.set(d.key, versionOf(*live))
+		p.r.known.set(d.key, versionOf(*live, d.digest))
 		return "", nil
 	}
 	return "changed by someone else", nil
@@ -159,7 +159,7 @@ func (p *pass) takeReapply() bool {
 // another version than the one the engine knows as its own (known.go), or,
 // without one, than the one the inventory records.
 func (p *pass) liveChanged(key inventory.Key, it *inventory.Item, live client.Object) bool {
-	if v, ok := p.r.known.get(key, live.GetUID()); ok {
+	if v, ok := p.r.known.of(key, live.GetUID()); ok {
 		return v.changedSince(live)
 	}
 	return recordedVersion(it).changedSince(live)

@@ -126,8 +126,9 @@ type Engine struct {
 	separateReader bool
 	mapper         meta.RESTMapper
 	opts           Options
-	// known are versions of objects newer than their inventory's record
-	// that the engine wrote or took as its own; see known.go.
+	// known are the versions of objects the engine last wrote or took as
+	// its own: expectations a lagging cache is checked against, and
+	// versions the inventory does not record; see known.go.
 	known knownVersions
 }
 
@@ -167,6 +168,7 @@ func New(name string, c client.Client, opts Options) (*Engine, error) {
 		separateReader: separateReader,
 		mapper:         c.RESTMapper(),
 		opts:           opts,
+		known:          knownVersions{clock: opts.Clock, swept: opts.Clock.Now()},
 	}, nil
 }
 
