@@ -137,7 +137,9 @@ func (r *Reconciler[CR]) managedKinds() []schema.GroupVersionKind {
 // the operator manages rather than the size of the cluster; managed fields
 // are stripped from everything cached, and the strings cached objects
 // repeat (labels, annotations, owner references, selectors) are held once.
-// Pods are cached whole, and volume claims as metadata, only where they
+// Pods, trimmed to their metadata and the state of their containers (a
+// product that needs a pod whole reads it through the manager's API
+// reader), and volume claims, as metadata, are cached only where they
 // carry the role groups' managed-by label: the health check lists an
 // unsettled group's pods from the cache, and the orphan cleaner a retired
 // group's claims.
