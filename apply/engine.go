@@ -130,6 +130,9 @@ type Engine struct {
 	// its own: expectations a lagging cache is checked against, and
 	// versions the inventory does not record; see known.go.
 	known knownVersions
+	// prints are the inventories the last passes of each owner left; see
+	// strays.go.
+	prints inventoryPrints
 }
 
 // New returns an Engine. name is a fully qualified name such as

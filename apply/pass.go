@@ -108,13 +108,14 @@ func (p *pass) forget(key inventory.Key) {
 }
 
 // finish removes the forgotten items, and the versions known of their
-// objects.
+// objects, and remembers the inventory the pass leaves (strays.go).
 func (p *pass) finish() {
 	if len(p.gone) > 0 {
 		p.r.known.drop(slices.Collect(maps.Keys(p.gone))...)
 	}
 	p.idx.Remove(p.inv, p.gone)
 	clear(p.gone)
+	p.r.prints.left(p.owner.ID, p.inv)
 }
 
 // collectManaged lists the types the inventory's items serve.
