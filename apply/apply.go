@@ -46,8 +46,10 @@ func (r *Engine) Apply(ctx context.Context, inv *inventory.Inventory, objects []
 		wanted[d.key] = true
 		p.syncItem(d)
 	}
-	if err := p.adoptStrays(ctx, wanted); err != nil {
-		return Result{}, err
+	if p.strayDue() {
+		if err := p.adoptStrays(ctx, wanted); err != nil {
+			return Result{}, err
+		}
 	}
 	p.collectManaged()
 	var obsolete []inventory.Key

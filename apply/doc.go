@@ -33,10 +33,13 @@
 //
 // Drift is detected from the digest of the desired object, recorded on the
 // object and in the inventory, and from the live object's generation (or
-// resourceVersion, for types without a generation) recorded after the last
-// write: a pass where neither changed writes nothing, and a change by
-// someone else is reverted on the next pass. Objects whose drift metadata
-// decides (ConfigMaps, Secrets, RBAC objects, …) are read as metadata only;
+// resourceVersion, for types without a generation) recorded after the write
+// of that desired state: a pass where neither changed writes nothing, and a
+// change by someone else is reverted on the next pass, leaving the
+// inventory as it was (the revert's version is kept in memory). A cached
+// read older than the engine's own last write of an object is not acted
+// on: a pass never writes on the strength of a cache that has not seen
+// its previous write. Objects whose drift metadata decides (ConfigMaps, Secrets, RBAC objects, …) are read as metadata only;
 // ManagerOptions sets up a manager cache so that a no-op pass makes no
 // request at all.
 //

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -18,9 +20,12 @@ import (
 // controllers do not count) and from the resourceVersion otherwise; for
 // such types with a status, a change that leaves every stated field as it
 // was (a status update, a controller filling in a field) is not a write by
-// someone else. When the client's view disagrees with the record, the
-// engine's reader (uncached) confirms it before a write is made; on
-// success *live is replaced with what that reader saw.
+// someone else (the version compared with is the one the engine knows as
+// its own, see known.go). When the client's view disagrees with it, the
+// engine's reader (uncached) confirms it, reading the object whole, before
+// a write is made; on success *live is replaced with what that reader saw.
+// A version whose content a write would not change is taken as the
+// engine's own, without a write and without changing the inventory.
 func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live *client.Object) (string, error) {
 	if _, err := p.takeBack(ctx, d, it, live); err != nil {
 		return "", err
@@ -31,10 +36,12 @@ func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live
 	if why := p.staticDrift(d, it, *live); why != "" {
 		return why, nil
 	}
-	if !liveChanged(it, *live) {
+	if !p.liveChanged(d.key, it, *live) {
 		return "", nil
 	}
-	if p.r.separateReader {
+	if _, lite := (*live).(*metav1.PartialObjectMetadata); p.r.separateReader || lite {
+		// Confirmed through the reader, and read whole: whether a write
+		// would change anything depends on the content.
 		fresh, err := p.r.getWith(ctx, p.r.reader, d.ref, false)
 		if err != nil {
 			return "", err
@@ -46,14 +53,15 @@ func (p *pass) drifted(ctx context.Context, d *desired, it *inventory.Item, live
 		if why := p.staticDrift(d, it, fresh); why != "" {
 			return why, nil
 		}
-		if !liveChanged(it, fresh) {
+		if !p.liveChanged(d.key, it, fresh) {
 			return "", nil
 		}
 	}
-	if p.statesStillHold(d, live) {
-		// Someone changed what we do not state: take the new version as
-		// ours, without a write.
-		it.ResourceVersion = (*live).GetResourceVersion()
+	if p.statesStillHold(d, live) || p.writeChangesNothing(d, *live) {
+		// Someone changed what we do not state, or the version is one we
+		// wrote before a restart: take it as ours, without a write, and
+		// without changing the inventory (see known.go).
+		p.r.known.set(d.key, versionOf(*live, d.digest))
 		return "", nil
 	}
 	return "changed by someone else", nil
@@ -147,12 +155,19 @@ func (p *pass) takeReapply() bool {
 	return true
 }
 
-// liveChanged reports a write by someone else since our last one.
-func liveChanged(it *inventory.Item, live client.Object) bool {
-	if live.GetGeneration() > 0 || it.Generation > 0 {
-		return live.GetGeneration() != it.Generation
+// liveChanged reports a write by someone else since our last one: live is
+// another version than the one the engine knows as its own (known.go), or,
+// without one, than the one the inventory records.
+func (p *pass) liveChanged(key inventory.Key, it *inventory.Item, live client.Object) bool {
+	if v, ok := p.r.known.of(key, live.GetUID()); ok {
+		return v.changedSince(live)
 	}
-	return live.GetResourceVersion() != it.ResourceVersion
+	return recordedVersion(it).changedSince(live)
+}
+
+// recordedVersion is the version the item records.
+func recordedVersion(it *inventory.Item) knownVersion {
+	return knownVersion{resourceVersion: it.ResourceVersion, generation: it.Generation}
 }
 
 // statesStillHold reports, for a kind without a generation whose objects
@@ -193,4 +208,23 @@ func subset(want, have map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// writeChangesNothing reports, for a kind whose metadata decides drift
+// (no status, no immutable fields) and a live object read whole, whether
+// the update the engine would send equals the live object: the version is
+// then the engine's own, written before the engine lost track of it (a
+// revert before a restart), and needs no write.
+func (p *pass) writeChangesNothing(d *desired, live client.Object) bool {
+	l, ok := live.(*unstructured.Unstructured)
+	if !ok || !metadataKinds[d.gvk.GroupKind()] || d.settings.update != UpdatePolicyReplace {
+		return false
+	}
+	c, err := d.content()
+	if err != nil {
+		return false
+	}
+	want := c.DeepCopy()
+	p.stamp(want, d.digest)
+	return equality.Semantic.DeepEqual(replaced(l, want, p.r.prefix).Object, l.Object)
 }

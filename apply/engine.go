@@ -126,6 +126,13 @@ type Engine struct {
 	separateReader bool
 	mapper         meta.RESTMapper
 	opts           Options
+	// known are the versions of objects the engine last wrote or took as
+	// its own: expectations a lagging cache is checked against, and
+	// versions the inventory does not record; see known.go.
+	known knownVersions
+	// prints are the inventories the last passes of each owner left; see
+	// strays.go.
+	prints inventoryPrints
 }
 
 // New returns an Engine. name is a fully qualified name such as
@@ -164,6 +171,7 @@ func New(name string, c client.Client, opts Options) (*Engine, error) {
 		separateReader: separateReader,
 		mapper:         c.RESTMapper(),
 		opts:           opts,
+		known:          knownVersions{clock: opts.Clock, swept: opts.Clock.Now()},
 	}, nil
 }
 

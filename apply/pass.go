@@ -2,6 +2,8 @@ package apply
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/go-logr/logr"
@@ -105,10 +107,15 @@ func (p *pass) forget(key inventory.Key) {
 	p.mu.Unlock()
 }
 
-// finish removes the forgotten items.
+// finish removes the forgotten items, and the versions known of their
+// objects, and remembers the inventory the pass leaves (strays.go).
 func (p *pass) finish() {
+	if len(p.gone) > 0 {
+		p.r.known.drop(slices.Collect(maps.Keys(p.gone))...)
+	}
 	p.idx.Remove(p.inv, p.gone)
 	clear(p.gone)
+	p.r.prints.left(p.owner.ID, p.inv)
 }
 
 // collectManaged lists the types the inventory's items serve.

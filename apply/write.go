@@ -61,18 +61,25 @@ func (p *pass) applyObject(ctx context.Context, d *desired, it *inventory.Item) 
 	return p.update(ctx, d, it, live)
 }
 
-// liveOrCreate reads the live object through the client; when there is
-// none it creates it (done, with the create's change), unless it completed
+// liveOrCreate reads the live object (see readLive); when there is none it
+// creates it (done, with the create's change), unless it completed
 // already. A create refused because the object exists (a cache restricted
 // to the owner's label missed it) reads it through the reader instead.
+// When the cache has not seen the engine's last write of the object yet,
+// and that write holds the desired state, the object is left alone (done,
+// unchanged): the write's watch event brings the next look.
 func (p *pass) liveOrCreate(ctx context.Context, d *desired, it *inventory.Item) (client.Object, bool, Change) {
 	r := p.r
-	lite := metadataOnly(d.gvk.GroupKind(), d.settings.hint)
-	live, err := r.getWith(ctx, r.client, d.ref, lite)
-	if err != nil {
+	live, lagging, err := p.readLive(ctx, d)
+	switch {
+	case err != nil:
 		return nil, true, Change{Err: err}
-	}
-	if live != nil {
+	case lagging:
+		// Nothing written; the item keeps the readiness the last write left
+		// (the cached copy says nothing of the object as it is). Immutable
+		// fields are reported as on every pass: no version changes them.
+		return nil, true, ignoredIn(d, live)
+	case live != nil:
 		return live, false, Change{}
 	}
 	if it.EffectivePhase() == inventory.PhaseCompleted && it.Digest == d.digest {
@@ -102,6 +109,16 @@ func (p *pass) liveOrCreate(ctx context.Context, d *desired, it *inventory.Item)
 // immutable fields the desired object states that cannot be applied, on
 // every pass while they last, and the live object's readiness.
 func (p *pass) unchanged(d *desired, it *inventory.Item, live client.Object) Change {
+	ch := ignoredIn(d, live)
+	if err := p.observe(live, d, it, false); err != nil {
+		ch.Err = err
+	}
+	return ch
+}
+
+// ignoredIn is the unchanged change of an object, with the immutable
+// fields of live the desired object states differently.
+func ignoredIn(d *desired, live client.Object) Change {
 	ch := Change{Action: ActionUnchanged}
 	if hasImmutableRules(d.gvk.GroupKind()) {
 		l, ok := live.(*unstructured.Unstructured)
@@ -109,9 +126,6 @@ func (p *pass) unchanged(d *desired, it *inventory.Item, live client.Object) Cha
 			kept, _ := preserveImmutable(l, c.DeepCopy())
 			ch.IgnoredFields, ch.IgnoredValues = kept.report()
 		}
-	}
-	if err := p.observe(live, d, it, false); err != nil {
-		ch.Err = err
 	}
 	return ch
 }
@@ -229,15 +243,24 @@ func (p *pass) noteWrite(ref inventory.Ref, written metav1.Object) {
 }
 
 // recordWrite stores what the write left on the server: the generation
-// for kinds that have one, the resourceVersion otherwise.
-func (p *pass) recordWrite(written metav1.Object, d *desired, it *inventory.Item, phase inventory.Phase) {
+// for kinds that have one, the resourceVersion otherwise. A write of the
+// desired state the item already records (a revert, or a recreate after
+// someone deleted the object) leaves the item's version as it is and is
+// remembered in memory instead (known.go): what the caller persists does
+// not change.
+func (p *pass) recordWrite(written client.Object, d *desired, it *inventory.Item, phase inventory.Phase) {
+	v := versionOf(written, d.digest)
+	v.recorded = it.Digest != d.digest || (it.Generation == 0 && it.ResourceVersion == "")
+	p.r.known.set(d.key, v)
+	if v.recorded {
+		it.Generation = written.GetGeneration()
+		it.ResourceVersion = ""
+		if it.Generation == 0 {
+			it.ResourceVersion = written.GetResourceVersion()
+		}
+	}
 	it.Digest = d.digest
 	it.Version = d.gvk.Version
-	it.Generation = written.GetGeneration()
-	it.ResourceVersion = ""
-	if it.Generation == 0 {
-		it.ResourceVersion = written.GetResourceVersion()
-	}
 	it.AppliedAt = 0
 	if d.settings.reapply > 0 {
 		it.AppliedAt = p.r.opts.Clock.Now().Unix()

@@ -112,7 +112,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 		edited = append(edited, fmt.Sprintf("%s-%04d", name, i*(n-2)/editCount))
 	}
 	latencies, writes := o.revertEdits(b, cp.Client, ns, edited)
-	row.edits, row.editWrites = len(latencies), writes
+	row.edits, row.editWrites, row.editStatusWrites = len(latencies), writes.Writes(), statusWrites(writes)
 	row.editMedian, row.editMax = medianMax(latencies)
 
 	asked := o.events.total()

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/inventory"
@@ -20,6 +21,7 @@ import (
 	"github.com/opkit-dev/opkit/builders"
 	"github.com/opkit-dev/opkit/reconciler"
 	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/apicount"
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 	"github.com/opkit-dev/opkit/testkit/crash"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
@@ -75,7 +77,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	row := scaleRow{workload: "(a) product clusters"}
 
 	// cold converge
-	coldBefore := o.counter.Snapshot()
+	coldBefore, passesBefore := o.counter.Snapshot(), reconciles(productName)
 	start := time.Now()
 	names := make([]string, n)
 	for i := range n {
@@ -88,6 +90,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 		b.Fatalf("the clusters did not settle: %v", err)
 	}
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
+	row.reconciles = reconciles(productName) - passesBefore
 	created, last := lastCreate(o.run.Writes(), productResources)
 	row.cold = last.Sub(start)
 	row.heapMiBPer1k, row.objects, row.inventoryBytesPerObj = productFootprint(b, cp.Client, ns, heapBefore)
@@ -123,11 +126,15 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 		edited = append(edited, builders.RoleGroupResourceName(clusterName(i*n/editCount), "server", "a"))
 	}
 	latencies, writes := o.revertEdits(b, cp.Client, ns, edited)
-	row.edits, row.editWrites = len(latencies), writes
+	row.edits, row.editWrites, row.editStatusWrites = len(latencies), writes.Writes(), statusWrites(writes)
 	row.editMedian, row.editMax = medianMax(latencies)
 
 	// one role group retired per cluster
+	retireBefore := o.counter.Snapshot()
 	row.retireWrites, row.retireMin = retireGatewayB(b, o, cp.Client, ns, names)
+	retire := objectRequests(o.counter.Snapshot().Sub(retireBefore))
+	row.retireReads, row.resources = reads(retire), n
+	fmt.Printf("retiring one role group, uncached reads per cluster: %s\n", readsPerResource(retire, n))
 
 	asked := o.events.total()
 	lost, err := droppedEvents(ctx, cp.Client, ns, o.events)
@@ -136,6 +143,44 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	}
 	row.eventsAsked, row.eventsLost = asked, lost
 	return row
+}
+
+// reconciles returns how many passes the controller named name ran in
+// this process, as controller-runtime counts them.
+func reconciles(name string) int {
+	families, err := ctrlmetrics.Registry.Gather()
+	if err != nil {
+		return 0
+	}
+	total := 0.0
+	for _, f := range families {
+		if f.GetName() != "controller_runtime_reconcile_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "controller" && l.GetValue() == name {
+					total += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return int(total)
+}
+
+// readsPerResource lists the get and list requests of s by resource, per
+// resource of n.
+func readsPerResource(s apicount.Snapshot, n int) string {
+	var parts []string
+	for _, k := range slices.SortedFunc(maps.Keys(s), func(a, b apicount.Key) int { return strings.Compare(a.Verb+a.Resource, b.Verb+b.Resource) }) {
+		if (k.Verb == "get" || k.Verb == "list") && !strings.HasPrefix(k.Resource, "/") {
+			parts = append(parts, fmt.Sprintf("%s %s %s", k.Verb, k.Resource, trim(float64(s[k])/float64(n))))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // productFootprint returns the heap the clusters added per 1,000 managed

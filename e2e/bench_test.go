@@ -44,7 +44,14 @@ type scaleRow struct {
 	edits                   int
 	editMedian, editMax     time.Duration
 	editWrites              int
+	editStatusWrites        int
 	retireWrites, retireMin int // zero retireMin: not measured
+	// retireReads are the get and list requests (every read the cache does
+	// not serve) while the role groups retire; resources is how many
+	// resources retired one.
+	retireReads, resources int
+	// reconciles is how many passes the cold converge took.
+	reconciles int
 	heapMiBPer1k            float64
 	inventoryBytesPerObj    float64
 	eventsAsked, eventsLost int
@@ -170,6 +177,7 @@ func BenchmarkScale(b *testing.B) {
 	for _, r := range rows {
 		fmt.Printf("%s, %d objects, cold converge requests per object: %s\n", r.workload, r.objects, requestsPerObject(r.coldRequests, r.objects))
 	}
+	fmt.Printf("\nresource-level costs:\n\n%s\n", costsTable(rows))
 	if len(comps) >= 2 {
 		fmt.Printf("\ngrowth from %d to %d objects:\n%s\n", comps[0].objects, comps[len(comps)-1].objects, growth(comps[0], comps[len(comps)-1]))
 	}

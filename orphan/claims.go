@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/api/failure/apierr"
@@ -46,8 +47,9 @@ func (c *Cleaner) deleteClaims(ctx context.Context, g *group) (bool, error) {
 // <template>-<statefulset>-<ordinal>. With the StatefulSet at hand they are
 // found through its selector and claim templates, which the StatefulSet
 // controller copies onto them; without it, through the selector labels
-// builders gives the role group and the name's shape alone.
-func (c *Cleaner) claimsOf(ctx context.Context, g *group) ([]*corev1.PersistentVolumeClaim, error) {
+// builders gives the role group and the name's shape alone. They are
+// listed as metadata, all a deletion needs.
+func (c *Cleaner) claimsOf(ctx context.Context, g *group) ([]*metav1.PartialObjectMetadata, error) {
 	sel := builders.Scope{Namespace: g.sc.namespace, Cluster: g.sc.cluster, Role: g.ref.Role, RoleGroup: g.ref.Group, ManagedBy: g.sc.managedBy}.SelectorLabels()
 	var templates []string
 	if g.sts != nil {
@@ -59,13 +61,15 @@ func (c *Cleaner) claimsOf(ctx context.Context, g *group) ([]*corev1.PersistentV
 			templates = append(templates, t.Name)
 		}
 	}
-	var list corev1.PersistentVolumeClaimList
-	if err := c.reader.List(ctx, &list, client.InNamespace(g.sc.namespace), client.MatchingLabels(sel)); err != nil {
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaimList"))
+	if err := g.read.List(ctx, list, client.InNamespace(g.sc.namespace), client.MatchingLabels(sel)); err != nil {
 		return nil, fmt.Errorf("listing PersistentVolumeClaims of StatefulSet %s: %w", g.name, apierr.Classify(err))
 	}
-	var out []*corev1.PersistentVolumeClaim
+	var out []*metav1.PartialObjectMetadata
 	for i := range list.Items {
 		if pvc := &list.Items[i]; claimOf(pvc.Name, g.name, templates) {
+			pvc.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"))
 			out = append(out, pvc)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -27,10 +28,11 @@ type Cleaner struct {
 	metrics *metrics
 }
 
-// NewCleaner returns a Cleaner that writes and lists through c (typically a
-// manager's cached client) and confirms each step through uncached (the
-// manager's API reader), because a cache may still hold an object that is
-// gone, or miss one that exists. A missing client or an invalid option is
+// NewCleaner returns a Cleaner that reads and writes through c (typically a
+// manager's cached client) and confirms through uncached (the manager's API
+// reader) that nothing of a group is left before it reports the group
+// reclaimed, because a cache may miss an object that exists; see
+// confirm.go. A missing client or an invalid option is
 // an ErrInvalid error blaming the operator and naming the option.
 func NewCleaner(c client.Client, uncached client.Reader, opts Options) (*Cleaner, error) {
 	var errs []error
@@ -90,7 +92,7 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (Result, error) {
 		return res, joinSorted(errs)
 	}
 
-	for _, out := range c.advanceAll(ctx, sc, pending, inLedger) {
+	for _, out := range c.advanceAll(ctx, sc, pending, inLedger, heldKinds(in.Ledger)) {
 		res.Groups = append(res.Groups, out.report)
 		res.RequeueAfter = earliest(res.RequeueAfter, out.requeue)
 		if err := out.report.Err; err != nil {
@@ -112,7 +114,7 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (Result, error) {
 // order of refs. A 429 in one group starts no further group: pushing more
 // requests would deepen the server's backlog. All progress is kept on the
 // objects, so the groups not reached lose nothing.
-func (c *Cleaner) advanceAll(ctx context.Context, sc scope, refs []v1alpha1.RoleGroupRef, inLedger map[v1alpha1.RoleGroupRef]bool) []outcome {
+func (c *Cleaner) advanceAll(ctx context.Context, sc scope, refs []v1alpha1.RoleGroupRef, inLedger map[v1alpha1.RoleGroupRef]bool, held map[v1alpha1.RoleGroupRef]map[schema.GroupKind]bool) []outcome {
 	out := make([]*outcome, len(refs))
 	sem := make(chan struct{}, c.opts.MaxConcurrentGroups)
 	var (
@@ -127,7 +129,7 @@ func (c *Cleaner) advanceAll(ctx context.Context, sc scope, refs []v1alpha1.Role
 		}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			o := c.advance(ctx, sc, ref, inLedger[ref])
+			o := c.advance(ctx, c.newGroup(sc, ref, inLedger[ref], held[ref]))
 			if errors.Is(o.report.Err, failure.ErrRateLimited) {
 				limited.Store(true)
 			}

@@ -27,8 +27,10 @@
 // PodDisruptionBudget, StageDeletingClaims (only when the cluster resource
 // opts in), StageDeletingObjects again for the StatefulSet, the product's
 // registered extra kinds, the ConfigMap and the three Services, and
-// StageReclaimed. Each object is confirmed absent through the uncached
-// reader before the next is touched. The stages are small functions run
+// StageReclaimed. Each object is read as absent before the next is
+// touched: through the client (a cache, typically), and, before the group
+// is reported reclaimed, through the uncached reader, with one list per
+// kind of object the group's ledger entry records. The stages are small functions run
 // in order by one dispatcher; a stage that acts or waits ends the group's
 // pass.
 //
@@ -42,6 +44,6 @@
 //
 // The Cleaner never writes the cluster resource: the caller prunes its
 // ledger with Result.Prune, which drops only groups an uncached read found
-// gone. Errors carry the classes of package failure: a 429 is
+// gone. Waiting out a grace period or a drain reads nothing uncached. Errors carry the classes of package failure: a 429 is
 // failure.ErrRateLimited, an invalid option or input blames the operator.
 package orphan

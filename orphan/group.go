@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -31,24 +32,32 @@ type group struct {
 	cm  *corev1.ConfigMap
 	// drainTimedOut is set when the drain ran out of time with pods left.
 	drainTimedOut bool
+	// read reads the group's objects: the client, or the uncached reader
+	// when the client missed something (see confirm.go).
+	read client.Reader
+	// kinds are the kinds of object the group's ledger entry records; nil
+	// when unknown.
+	kinds map[schema.GroupKind]bool
 
 	report  GroupReport
 	requeue time.Duration
 }
 
-func (c *Cleaner) newGroup(sc scope, ref v1alpha1.RoleGroupRef, inLedger bool) *group {
+func (c *Cleaner) newGroup(sc scope, ref v1alpha1.RoleGroupRef, inLedger bool, kinds map[schema.GroupKind]bool) *group {
 	return &group{
 		sc:     sc,
 		ref:    ref,
 		name:   builders.RoleGroupResourceName(sc.cluster, ref.Role, ref.Group),
 		now:    c.opts.Clock.Now(),
+		read:   c.client,
+		kinds:  kinds,
 		report: GroupReport{RoleGroup: ref, InLedger: inLedger},
 	}
 }
 
-// observe reads the group's StatefulSet and ConfigMap through the uncached
-// reader.
+// observe reads the group's StatefulSet and ConfigMap.
 func (c *Cleaner) observe(ctx context.Context, g *group) error {
+	g.sts, g.cm = nil, nil
 	sts := &appsv1.StatefulSet{}
 	ok, err := c.getOurs(ctx, g, sts, g.name)
 	if err != nil {
@@ -80,10 +89,10 @@ func (g *group) anchors() []client.Object {
 	return out
 }
 
-// getOurs reads name into obj through the uncached reader and reports
+// getOurs reads name into obj through the group's reader and reports
 // whether it exists and belongs to the cluster.
 func (c *Cleaner) getOurs(ctx context.Context, g *group, obj client.Object, name string) (bool, error) {
-	err := c.reader.Get(ctx, client.ObjectKey{Namespace: g.sc.namespace, Name: name}, obj)
+	err := g.read.Get(ctx, client.ObjectKey{Namespace: g.sc.namespace, Name: name}, obj)
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}

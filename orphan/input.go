@@ -26,7 +26,10 @@ type Input struct {
 	// without groups. Roles of Declared count as declared too.
 	DeclaredRoles []string
 	// Ledger is the status ledger of applied role groups
-	// (ClusterStatus.RoleGroups). Only the groups' names are read.
+	// (ClusterStatus.RoleGroups). The groups' names are read, and the
+	// kinds their inventories record: the verdict that nothing of a group
+	// is left is confirmed with an uncached read of those kinds only (of
+	// every kind the teardown deletes when the inventory is empty).
 	Ledger []v1alpha1.RoleGroupStatus
 }
 

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-
-	"github.com/opkit-dev/opkit/api/commons/v1alpha1"
 )
 
 // Stage is where a removed role group's teardown stands. The values read
@@ -68,24 +66,45 @@ func (c *Cleaner) steps() []step {
 }
 
 // advance reads one removed role group and runs its steps until one acts,
-// waits or fails. Every read goes through the uncached reader; an object
-// that is absent, or not the cluster's, counts as gone and is never
-// touched.
-func (c *Cleaner) advance(ctx context.Context, sc scope, ref v1alpha1.RoleGroupRef, inLedger bool) outcome {
-	log := logr.FromContextOrDiscard(ctx).WithValues("role", ref.Role, "group", ref.Group)
+// waits or fails. The steps read through the client; an object that is
+// absent, or not the cluster's, counts as gone and is never touched. When
+// every step finds nothing to do, the uncached reader confirms that
+// nothing is left before the group is reclaimed; should it find
+// something, the steps run again reading through it (confirm.go).
+func (c *Cleaner) advance(ctx context.Context, g *group) outcome {
+	log := logr.FromContextOrDiscard(ctx).WithValues("role", g.ref.Role, "group", g.ref.Group)
 	ctx = logr.NewContext(ctx, log)
-	g := c.newGroup(sc, ref, inLedger)
-	if err := c.observe(ctx, g); err != nil {
-		return c.finish(g, StageUnknown, err)
+	if stage, err := c.runSteps(ctx, g); err != nil || stage != StageReclaimed {
+		return c.finish(g, stage, err)
 	}
-	for _, s := range c.steps() {
-		done, err := s.run(ctx, g)
-		if err != nil || !done {
-			return c.finish(g, s.stage, err)
+	left, err := c.leftUncached(ctx, g)
+	if err != nil {
+		return c.finish(g, StageDeletingObjects, err)
+	}
+	if left {
+		log.V(1).Info("the cache misses objects of the group; reading them uncached")
+		g.read = c.reader
+		if stage, err := c.runSteps(ctx, g); err != nil || stage != StageReclaimed {
+			return c.finish(g, stage, err)
 		}
 	}
 	log.Info("role group reclaimed")
 	return c.finish(g, StageReclaimed, nil)
+}
+
+// runSteps reads the group and runs its steps until one acts, waits or
+// fails, and returns that step's stage; StageReclaimed when none did.
+func (c *Cleaner) runSteps(ctx context.Context, g *group) (Stage, error) {
+	if err := c.observe(ctx, g); err != nil {
+		return StageUnknown, err
+	}
+	for _, s := range c.steps() {
+		done, err := s.run(ctx, g)
+		if err != nil || !done {
+			return s.stage, err
+		}
+	}
+	return StageReclaimed, nil
 }
 
 // outcome is one group's pass: its report and how soon it needs the next.

@@ -7,6 +7,7 @@ import (
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -63,20 +64,31 @@ func (c *Cleaner) deleteExtras(ctx context.Context, g *group) (bool, error) {
 	return true, nil
 }
 
+// extrasOf lists the group's objects of an extra kind, typed where the
+// client's scheme knows the kind (so a cached client answers from the
+// informer that already holds them), unstructured otherwise.
 func (c *Cleaner) extrasOf(ctx context.Context, g *group, gvk schema.GroupVersionKind) ([]client.Object, error) {
-	list := &unstructured.UnstructuredList{}
-	list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	sel := client.MatchingLabels{
-		v1alpha1.LabelInstance:  g.sc.cluster,
-		v1alpha1.LabelComponent: g.ref.Role,
-		v1alpha1.LabelRoleGroup: g.ref.Group,
+	listGVK := gvk.GroupVersion().WithKind(gvk.Kind + "List")
+	var list client.ObjectList
+	if typed, err := c.client.Scheme().New(listGVK); err == nil {
+		list, _ = typed.(client.ObjectList)
 	}
-	if err := c.reader.List(ctx, list, client.InNamespace(g.sc.namespace), sel); err != nil {
+	if list == nil {
+		u := &unstructured.UnstructuredList{}
+		u.SetGroupVersionKind(listGVK)
+		list = u
+	}
+	if err := g.read.List(ctx, list, client.InNamespace(g.sc.namespace), groupLabels(g)); err != nil {
 		return nil, fmt.Errorf("listing %s of the role group: %w", gvk.Kind, apierr.Classify(err))
 	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, err
+	}
 	var out []client.Object
-	for i := range list.Items {
-		if obj := &list.Items[i]; g.sc.ours(obj, g.ref) {
+	for _, item := range items {
+		if obj, ok := item.(client.Object); ok && g.sc.ours(obj, g.ref) {
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
 			out = append(out, obj)
 		}
 	}

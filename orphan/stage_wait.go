@@ -62,16 +62,21 @@ func (c *Cleaner) waitGrace(ctx context.Context, g *group) (bool, error) {
 }
 
 // scaleDown sets the StatefulSet's replicas to zero and stamps the start of
-// its drain in the same write.
+// its drain in the same write. The write starts from the StatefulSet as
+// read; a conflict (a stale read, or another writer) reads it afresh
+// through the uncached reader.
 func (c *Cleaner) scaleDown(ctx context.Context, g *group) (bool, error) {
 	if g.sts == nil || ptr.Deref(g.sts.Spec.Replicas, 1) == 0 {
 		return true, nil
 	}
 	stamp := stampTime(g.now)
 	key := client.ObjectKeyFromObject(g.sts)
+	attempt := 0
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if err := c.reader.Get(ctx, key, g.sts); err != nil {
-			return err
+		if attempt++; attempt > 1 {
+			if err := c.reader.Get(ctx, key, g.sts); err != nil {
+				return err
+			}
 		}
 		g.sts.Spec.Replicas = ptr.To[int32](0)
 		if g.sts.Annotations == nil {

@@ -1,6 +1,7 @@
 package reconciler
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -11,8 +12,9 @@ import (
 // shareStatus returns a cache transform that runs next and then shares the
 // strings a cluster resource's status repeats (the condition types,
 // reasons and messages, the inventories' groups, versions, kinds and
-// namespaces) and trims its inventories to their length. The managed
-// objects' strings are shared by apply.ManagerOptions' own transform.
+// namespaces) and trims its inventories to their length, and trims pods
+// to what the health check reads (slimPod). The managed objects' strings
+// are shared by apply.ManagerOptions' own transform.
 func shareStatus(next toolscache.TransformFunc) toolscache.TransformFunc {
 	return func(in any) (any, error) {
 		if next != nil {
@@ -22,8 +24,11 @@ func shareStatus(next toolscache.TransformFunc) toolscache.TransformFunc {
 			}
 			in = out
 		}
-		if c, ok := in.(Cluster); ok {
-			shareClusterStatus(c.GetClusterStatus())
+		switch o := in.(type) {
+		case Cluster:
+			shareClusterStatus(o.GetClusterStatus())
+		case *corev1.Pod:
+			slimPod(o)
 		}
 		return in, nil
 	}

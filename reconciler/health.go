@@ -44,12 +44,12 @@ var podFailureReasons = []string{
 	"CreateContainerConfigError", "CreateContainerError", "RunContainerError",
 }
 
-// checkHealth reads the StatefulSet of every group applied this pass (from
-// the cache), the pods of those not settled (through the API reader, at
-// most once per ProgressInterval and group: a pod that cannot start keeps
-// its StatefulSet unsettled, so a settled cluster costs no read), with the
-// events saying why pods it lacks were refused, and, when all are settled,
-// asks the product's health check.
+// checkHealth reads the StatefulSet of every group applied this pass and
+// the pods of those not settled, both from the cache (the pods at most
+// once per ProgressInterval and group: a pod that cannot start keeps its
+// StatefulSet unsettled), with the events saying why pods it lacks were
+// refused (through the API reader, rarely: see health_refused.go), and,
+// when all are settled, asks the product's health check.
 func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, targets []groupTarget) {
 	h := health{checked: true}
 	for _, t := range targets {
@@ -118,7 +118,7 @@ type podReport struct {
 // listed.
 func (r *Reconciler[CR]) inspectPods(ctx context.Context, p *pass, cr CR, t groupTarget, sts *appsv1.StatefulSet) (podReport, bool) {
 	pods := &corev1.PodList{}
-	if err := r.apiReader.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
+	if err := r.client.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
 		p.log.Error(err, "listing pods for the health check", "roleGroup", groupName(t.ref))
 		return podReport{}, false
 	}

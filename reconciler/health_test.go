@@ -48,8 +48,17 @@ func TestPodFailure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := podFailure(&corev1.Pod{Status: tt.status}); got != tt.want {
+			pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "example.invalid/x:1"}}}, Status: tt.status}
+			if got := podFailure(pod); got != tt.want {
 				t.Errorf("podFailure = %q, want %q", got, tt.want)
+			}
+			// The cache holds pods trimmed: the verdict is the same.
+			slimPod(pod)
+			if got := podFailure(pod); got != tt.want {
+				t.Errorf("podFailure of the cached pod = %q, want %q", got, tt.want)
+			}
+			if len(pod.Spec.Containers) != 0 {
+				t.Errorf("the cached pod keeps its spec: %+v", pod.Spec)
 			}
 		})
 	}

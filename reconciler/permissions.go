@@ -28,10 +28,10 @@ import (
 //     changes; the ConfigMap and the StatefulSet of a role group are also
 //     patched (the mark of a retirement's grace period) when
 //     Config.Orphan.GracePeriod is set;
-//   - pods, listed by the health check, and the core events of a role
-//     group's StatefulSet, listed by it when pods the controller should
-//     have created are missing (the admission's refusal, PodsRefused);
-//     volume claims, listed and
+//   - pods, cached (listed and watched) for the health check, and the
+//     core events of a role group's StatefulSet, listed by it when pods
+//     the controller should have created are missing (the admission's
+//     refusal, PodsRefused); volume claims, cached as metadata and
 //     deleted by the orphan cleaner (for resources that opt into the
 //     deletion of a retired group's claims);
 //   - ConfigMaps and Secrets, watched for the declared dependencies (their
@@ -68,8 +68,9 @@ func (r *Reconciler[CR]) Permissions(scheme *runtime.Scheme, resolver rbac.Resol
 			return rbac.Permissions{}, err
 		}
 	}
-	s.Add(true, "", []string{"pods", "events"}, rbac.List)
-	s.Add(true, "", []string{"persistentvolumeclaims"}, rbac.List, rbac.Delete)
+	s.Add(true, "", []string{"pods"}, rbac.List, rbac.Watch)
+	s.Add(true, "", []string{"events"}, rbac.List)
+	s.Add(true, "", []string{"persistentvolumeclaims"}, rbac.List, rbac.Watch, rbac.Delete)
 	s.Add(true, "", []string{"configmaps", "secrets"}, rbac.List, rbac.Watch)
 	s.Add(true, "events.k8s.io", []string{"events"}, rbac.Create, rbac.Patch)
 	return s.Permissions(), nil

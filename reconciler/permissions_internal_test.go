@@ -28,9 +28,9 @@ func TestPermissionsFollowTheConfiguration(t *testing.T) {
 	}
 	common := []rbacv1.PolicyRule{
 		rule("", []string{"configmaps", "services"}, "create", "delete", "get", "list", "update", "watch"),
-		rule("", []string{"events", "pods"}, "list"),
-		rule("", []string{"persistentvolumeclaims"}, "delete", "list"),
-		rule("", []string{"secrets"}, "list", "watch"),
+		rule("", []string{"events"}, "list"),
+		rule("", []string{"persistentvolumeclaims"}, "delete", "list", "watch"),
+		rule("", []string{"pods", "secrets"}, "list", "watch"),
 		rule("", []string{"serviceaccounts"}, "create", "get", "list", "update", "watch"),
 		rule("apps", []string{"statefulsets"}, "create", "delete", "get", "list", "update", "watch"),
 		rule("events.k8s.io", []string{"events"}, "create", "patch"),

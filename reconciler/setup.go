@@ -10,6 +10,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -46,9 +47,10 @@ func (r *Reconciler[CR]) SetupWithManager(ctx context.Context, mgr ctrl.Manager)
 // applies (owned objects, each through the one informer the object engine
 // reads it from), Config.Watches, and the ConfigMaps and Secrets the
 // resources depend on (through a cache of their names and versions only).
-// Pods are not watched: a change of a pod's readiness reaches the
-// reconciler as a change of its StatefulSet's status. mgr should be built
-// with the options ManagerOptions returns. It may be called once.
+// Pods are cached (the health check reads them) but not watched: a change
+// of a pod's readiness reaches the reconciler as a change of its
+// StatefulSet's status. mgr should be built with the options
+// ManagerOptions returns. It may be called once.
 func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl.Manager, blder *builder.Builder) error {
 	if r.engine != nil {
 		return errors.New("reconciler: set up already")
@@ -73,6 +75,11 @@ func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctr
 		return err
 	}
 	r.deps = deps
+	// The pods' informer starts with the manager's cache, not in the
+	// middle of the first converge that needs it.
+	if _, err := mgr.GetCache().GetInformer(ctx, &corev1.Pod{}, cache.BlockUntilSynced(false)); err != nil {
+		return fmt.Errorf("caching pods: %w", err)
+	}
 
 	b := blder.Named(r.cfg.Name).For(r.cfg.For)
 	// Every applied kind, watched as the object engine reads it, so the
@@ -130,9 +137,12 @@ func (r *Reconciler[CR]) managedKinds() []schema.GroupVersionKind {
 // the operator manages rather than the size of the cluster; managed fields
 // are stripped from everything cached, and the strings cached objects
 // repeat (labels, annotations, owner references, selectors) are held once.
-// The reconciler does not cache pods; should the product read pods through
-// the manager's client, only those carrying the role groups' managed-by
-// label are cached.
+// Pods, trimmed to their metadata and the state of their containers (a
+// product that needs a pod whole reads it through the manager's API
+// reader), and volume claims, as metadata, are cached only where they
+// carry the role groups' managed-by label: the health check lists an
+// unsettled group's pods from the cache, and the orphan cleaner a retired
+// group's claims.
 //
 // The cache is restricted to Config.Namespaces when they are set.
 //
@@ -145,9 +155,11 @@ func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 	if managedBy == "" {
 		managedBy = commonsv1alpha1.DefaultManagedBy
 	}
-	cacheOpts.ByObject[&corev1.Pod{}] = cache.ByObject{
-		Label: labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy}),
-	}
+	ours := labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy})
+	cacheOpts.ByObject[&corev1.Pod{}] = cache.ByObject{Label: ours}
+	claims := &metav1.PartialObjectMetadata{}
+	claims.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"))
+	cacheOpts.ByObject[claims] = cache.ByObject{Label: ours}
 	cacheOpts.DefaultTransform = shareStatus(cacheOpts.DefaultTransform)
 	cacheOpts.DefaultNamespaces = refs.Namespaces(c.Namespaces)
 	return cacheOpts, clientOpts

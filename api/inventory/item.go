@@ -97,11 +97,13 @@ type Item struct {
 	// +optional
 	Status string `json:"st,omitempty"`
 	// ResourceVersion is the live object's resourceVersion after the
-	// engine's last write; recorded only for kinds without a generation.
+	// engine's write of the recorded desired state (Digest); recorded only
+	// for kinds without a generation. A later write of the same state (a
+	// revert of someone's edit) leaves it as it is.
 	// +optional
 	ResourceVersion string `json:"rv,omitempty"`
-	// Generation is the live object's generation after the engine's last
-	// write, for kinds that have one.
+	// Generation is the live object's generation after the engine's write
+	// of the recorded desired state, for kinds that have one.
 	// +optional
 	Generation int64 `json:"gn,omitempty"`
 	// AppliedAt is when the object was last written, in Unix seconds;

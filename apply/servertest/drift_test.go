@@ -52,6 +52,43 @@ func TestLiveEditIsRevertedOnNextPass(t *testing.T) {
 	}
 }
 
+// A revert writes the object and changes nothing the caller persists: the
+// inventory stays as it was, so the caller has no status to write. An
+// engine started afresh over that inventory (an operator restart) takes
+// the reverted object as it is, without a write.
+func TestRevertLeavesTheInventoryAsItWas(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{})
+	cm := configMap(f.ns, "edited", map[string]string{"k": "desired"}, nil)
+	f.applyUntilReady(cm)
+	recorded := *f.inv.DeepCopy()
+
+	live := &corev1.ConfigMap{}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(cm), live))
+	live.Data["k"] = "edited"
+	require.NoError(t, f.c.Update(t.Context(), live))
+	for pass, want := range []int{1, 0} {
+		before := f.counter.Snapshot()
+		_, err := f.r.Apply(t.Context(), &f.inv, []client.Object{cm}, f.pass())
+		require.NoError(t, err)
+		require.Equal(t, want, f.counter.Snapshot().Sub(before).Writes(), "pass %d after the edit", pass+1)
+		if diff := cmp.Diff(recorded, f.inv); diff != "" {
+			t.Fatalf("pass %d after the edit changed the inventory (-before +after):\n%s", pass+1, diff)
+		}
+	}
+	require.NoError(t, f.c.Get(t.Context(), client.ObjectKeyFromObject(cm), live))
+	require.Equal(t, "desired", live.Data["k"])
+
+	restarted, err := apply.New(name, f.c, apply.Options{})
+	require.NoError(t, err)
+	before := f.counter.Snapshot()
+	_, err = restarted.Apply(t.Context(), &f.inv, []client.Object{cm}, f.pass())
+	require.NoError(t, err)
+	require.Equal(t, 0, f.counter.Snapshot().Sub(before).Writes(), "a restarted engine rewrote a reverted object")
+	if diff := cmp.Diff(recorded, f.inv); diff != "" {
+		t.Fatalf("the restarted engine changed the inventory (-before +after):\n%s", diff)
+	}
+}
+
 func TestOneObjectChangeWritesOneObject(t *testing.T) {
 	f := newFixture(t, "owner-a", apply.Options{})
 	a := configMap(f.ns, "a", map[string]string{"k": "1"}, nil)

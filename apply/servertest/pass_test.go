@@ -18,6 +18,7 @@ import (
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/apicount"
 )
 
 var configMapKind = corev1.SchemeGroupVersion.WithKind("ConfigMap")
@@ -196,4 +197,24 @@ func actions(res apply.Result) map[string]apply.Action {
 		out[c.Object.String()] = c.Action
 	}
 	return out
+}
+
+// A pass starting from the inventory the engine's last pass of the owner
+// left does not search for strays (no list of the owner's kinds); one
+// starting from another (a status write lost, an engine started afresh)
+// does, and finds what the lost inventory held.
+func TestStraysAreSearchedOnlyWhenTheInventoryIsNotTheLastPassOwn(t *testing.T) {
+	f := newFixture(t, "owner-a", apply.Options{Kinds: []schema.GroupVersionKind{configMapKind}})
+	f.applyUntilReady(configMap(f.ns, "a", nil, nil))
+	listed := apicount.Key{Verb: "list", Resource: "configmaps"}
+
+	before := f.counter.Snapshot()
+	f.applyUntilReady(configMap(f.ns, "a", nil, nil))
+	require.Zero(t, f.counter.Snapshot().Sub(before)[listed], "a pass from its own inventory searched for strays")
+
+	f.inv = inventory.Inventory{} // the status write was lost
+	before = f.counter.Snapshot()
+	f.applyUntilReady()
+	require.NotZero(t, f.counter.Snapshot().Sub(before)[listed], "a pass from a lost inventory did not search for strays")
+	require.False(t, exists(t, f, configMap(f.ns, "a", nil, nil)), "the object of the lost inventory leaked")
 }

@@ -88,6 +88,13 @@ func startOperator(t *testing.T, cp *controlplane.ControlPlane, ns string, cfg r
 // test ends.
 func startOperatorWith(t *testing.T, rc *rest.Config, ns string, cfg reconciler.Config[*sampleCluster], log logr.Logger) *operator {
 	t.Helper()
+	return startOperatorClient(t, rc, ns, cfg, log, nil)
+}
+
+// startOperatorClient is startOperatorWith whose manager builds its client
+// with newClient (nil: controller-runtime's).
+func startOperatorClient(t *testing.T, rc *rest.Config, ns string, cfg reconciler.Config[*sampleCluster], log logr.Logger, newClient client.NewClientFunc) *operator {
+	t.Helper()
 	count := apicount.New()
 	rc.Wrap(count.WrapTransport)
 	cfg.Namespaces = []string{ns}
@@ -103,6 +110,7 @@ func startOperatorWith(t *testing.T, rc *rest.Config, ns string, cfg reconciler.
 		Metrics:    metricsserver.Options{BindAddress: "0"},
 		Logger:     log,
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+		NewClient:  newClient,
 	})
 	if err != nil {
 		t.Fatal(err)

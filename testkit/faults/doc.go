@@ -25,4 +25,11 @@
 //	{Verbs: []string{"update"}, Fault: faults.Conflict, Rate: 0.2, First: 1}
 //
 // Counts and History say what was injected.
+//
+// A [Lag] makes a client's reads lag behind its own writes, as a manager's
+// cache does while its informers have not seen them, until Release:
+//
+//	lag := faults.NewLag(schema.GroupKind{Kind: "ConfigMap"})
+//	mgr, err := ctrl.NewManager(cfg, ctrl.Options{NewClient: lag.NewClient})
+//	lag.Hold()
 package faults
