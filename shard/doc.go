@@ -1,0 +1,2 @@
+// Package shard spreads an operator's resources over its replicas.
+package shard
