@@ -24,6 +24,7 @@ import (
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // dependencyIndex indexes cluster resources by the ConfigMaps and Secrets
@@ -89,6 +90,12 @@ func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctr
 		b = b.WatchesRawSource(source.Kind(deps, refs.Object(kind),
 			handler.EnqueueRequestsFromMapFunc(refs.Referring(r.client, listGVK, dependencyIndex, key, true, r.log))))
 	}
+	if r.cfg.Sharding != nil {
+		return b.Complete(&shardgate.Gate{
+			Sharding: r.cfg.Sharding, Reader: r.client, Next: r,
+			New: func() client.Object { return r.cfg.For.DeepCopy() },
+		})
+	}
 	return b.Complete(r)
 }
 
@@ -134,7 +141,8 @@ func (r *Reconciler[CR]) managedKinds() []schema.GroupVersionKind {
 // the manager's client, only those carrying the role groups' managed-by
 // label are cached.
 //
-// The cache is restricted to Config.Namespaces when they are set.
+// The cache is restricted to Config.Namespaces when they are set. With
+// Config.Sharding, it holds only the cluster resources this replica owns.
 //
 //	cacheOpts, clientOpts := r.ManagerOptions()
 //	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
@@ -150,6 +158,9 @@ func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 	}
 	cacheOpts.DefaultTransform = shareStatus(cacheOpts.DefaultTransform)
 	cacheOpts.DefaultNamespaces = refs.Namespaces(c.Namespaces)
+	if c.Sharding != nil {
+		cacheOpts.ByObject[c.For] = cache.ByObject{Label: c.Sharding.Selector()}
+	}
 	return cacheOpts, clientOpts
 }
 
