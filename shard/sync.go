@@ -9,6 +9,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -71,22 +72,40 @@ func (m *Member) listResources(ctx context.Context) ([]Resource, error) {
 	var out []Resource
 	for _, gvk := range m.opts.Resources {
 		for _, ns := range namespaces {
-			list := &metav1.PartialObjectMetadataList{}
-			list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-			if err := m.reader.List(ctx, list, client.InNamespace(ns)); err != nil {
-				return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
+			page, err := m.listPages(ctx, gvk, ns)
+			if err != nil {
+				return nil, err
 			}
-			for _, item := range list.Items {
-				out = append(out, Resource{
-					Ref:             Ref{GroupVersionKind: gvk, Namespace: item.Namespace, Name: item.Name},
-					ResourceVersion: item.ResourceVersion,
-					Owner:           item.Labels[m.shardKey],
-					Drain:           item.Labels[m.drainKey],
-				})
-			}
+			out = append(out, page...)
 		}
 	}
 	return out, nil
+}
+
+// listPageSize bounds one list request of the resources' metadata.
+const listPageSize = 500
+
+func (m *Member) listPages(ctx context.Context, gvk schema.GroupVersionKind, ns string) ([]Resource, error) {
+	var out []Resource
+	cont := ""
+	for {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := m.reader.List(ctx, list, client.InNamespace(ns), client.Limit(listPageSize), client.Continue(cont)); err != nil {
+			return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
+		}
+		for _, item := range list.Items {
+			out = append(out, Resource{
+				Ref:             Ref{GroupVersionKind: gvk, Namespace: item.Namespace, Name: item.Name},
+				ResourceVersion: item.ResourceVersion,
+				Owner:           item.Labels[m.shardKey],
+				Drain:           item.Labels[m.drainKey],
+			})
+		}
+		if cont = list.Continue; cont == "" {
+			return out, nil
+		}
+	}
 }
 
 // act makes one change, conditioned on the version it was planned from.
