@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-RACE_MODULES="apply orphan reconciler testkit e2e"
+RACE_MODULES="apply orphan reconciler shard testkit e2e"
 
 # needs <dir>: none, apiserver or controllers.
 needs() {
