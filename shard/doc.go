@@ -30,6 +30,8 @@
 //	if owns, err := member.Owns(ctx, kc); !owns || err != nil {
 //		return reconcile.Result{}, err
 //	}
+//	ctx, cancel := member.WithLease(ctx) // ends if the replica stops being live
+//	defer cancel()
 //	// ... every object the pass writes carries member.ObjectLabels()
 //	// after mgr.Start returned:
 //	_ = member.Release(context.Background())

@@ -242,6 +242,8 @@ func (rec *recorder) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err != nil || !owns {
 		return reconcile.Result{}, err
 	}
+	ctx, cancel := rec.member.WithLease(ctx)
+	defer cancel()
 	end := rec.journal.begin(rec.name, req.Name)
 	defer end()
 	cm := corev1ac.ConfigMap(req.Name, req.Namespace).

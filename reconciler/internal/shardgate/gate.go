@@ -22,6 +22,9 @@ type Sharding interface {
 	// DrainRequested admits the events of a resource another replica asked
 	// for, so that the drain reaches the pass that acknowledges it.
 	DrainRequested() predicate.Predicate
+	// WithLease returns the context of one pass: it ends when the replica
+	// stops being a live member, before another replica may take over.
+	WithLease(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // Gate runs Next only for the resources Sharding says this replica owns.
@@ -40,7 +43,8 @@ var _ reconcile.Reconciler = &Gate{}
 
 // Reconcile implements reconcile.Reconciler. A resource the replica cannot
 // read goes to Next, which handles it as gone: deleted, or handed to
-// another replica, so Next forgets what it kept about it.
+// another replica, so Next forgets what it kept about it. An owned
+// resource's pass runs with the context of Sharding.WithLease.
 func (g *Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	obj := g.New()
 	if err := g.Reader.Get(ctx, req.NamespacedName, obj); err != nil {
@@ -54,5 +58,7 @@ func (g *Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		logr.FromContextOrDiscard(ctx).V(1).Info("another replica's share: no pass", "resource", req.NamespacedName)
 		return reconcile.Result{}, nil
 	}
+	ctx, cancel := g.Sharding.WithLease(ctx)
+	defer cancel()
 	return g.Next.Reconcile(ctx, req)
 }

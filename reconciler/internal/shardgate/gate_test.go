@@ -27,6 +27,13 @@ func (s sharding) Owns(context.Context, client.Object) (bool, error) { return s.
 func (sharding) Selector() labels.Selector                           { return labels.Everything() }
 func (sharding) DrainRequested() predicate.Predicate                 { return predicate.Funcs{} }
 
+// leaseKey marks the context WithLease returns.
+type leaseKey struct{}
+
+func (sharding) WithLease(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithValue(ctx, leaseKey{}, "lease"), func() {}
+}
+
 // reader finds the resource unless missing is set.
 type reader struct{ missing bool }
 
@@ -40,10 +47,15 @@ func (r reader) Get(_ context.Context, key client.ObjectKey, obj client.Object, 
 
 func (reader) List(context.Context, client.ObjectList, ...client.ListOption) error { return nil }
 
+// next records each pass, with "+lease" when it ran under WithLease.
 type next struct{ passes []string }
 
-func (n *next) Reconcile(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
-	n.passes = append(n.passes, req.Name)
+func (n *next) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	pass := req.Name
+	if ctx.Value(leaseKey{}) != nil {
+		pass += "+lease"
+	}
+	n.passes = append(n.passes, pass)
 	return reconcile.Result{}, nil
 }
 
@@ -55,7 +67,7 @@ func TestGate(t *testing.T) {
 		want     []string
 		wantErr  bool
 	}{
-		{name: "owned: the pass runs", sharding: sharding{owns: true}, want: []string{"demo"}},
+		{name: "owned: the pass runs under the lease", sharding: sharding{owns: true}, want: []string{"demo+lease"}},
 		{name: "another replica's: no pass", sharding: sharding{}},
 		{name: "the acknowledgement failed: retried, no pass", sharding: sharding{err: errors.New("conflict")}, wantErr: true},
 		{name: "gone from the cache: the pass forgets it", sharding: sharding{}, missing: true, want: []string{"demo"}},
