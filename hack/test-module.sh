@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-RACE_MODULES="apply orphan reconciler testkit e2e"
+RACE_MODULES="apply orphan reconciler shard testkit e2e"
 
 # Modules whose tests may outlast go test's default timeout of 10 minutes
 # on a loaded machine (hack/load-check.sh): scaffold/servertest generates,

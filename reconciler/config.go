@@ -20,6 +20,7 @@ import (
 	"github.com/opkit-dev/opkit/imageresolve"
 	"github.com/opkit-dev/opkit/orphan"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 	"github.com/opkit-dev/opkit/sidecar"
 )
 
@@ -150,7 +151,18 @@ type Config[CR Object[CR]] struct {
 	// cache options ManagerOptions returns, which the ConfigMap and Secret
 	// watch does not read. Empty means every namespace.
 	Namespaces []string
+	// Sharding, when set, makes this replica work on its share of the
+	// cluster resources only, beside the other replicas of the operator
+	// (a *shard.Member of the module github.com/opkit-dev/opkit/shard, run
+	// without leader election): ManagerOptions caches only the resources
+	// the replica owns, and every pass starts by asking Sharding.Owns. Nil
+	// means no sharding: the replica reconciles every resource.
+	Sharding Sharding
 }
+
+// Sharding is what the reconciler needs of a sharding member, such as the
+// shard module's *Member; see Config.Sharding.
+type Sharding = shardgate.Sharding
 
 // Dependency is a ConfigMap or Secret a cluster resource refers to.
 type Dependency struct {

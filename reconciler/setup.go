@@ -25,6 +25,7 @@ import (
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // dependencyIndex indexes cluster resources by the ConfigMaps and Secrets
@@ -96,6 +97,12 @@ func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctr
 		b = b.WatchesRawSource(source.Kind(deps, refs.Object(kind),
 			handler.EnqueueRequestsFromMapFunc(refs.Referring(r.client, listGVK, dependencyIndex, key, true, r.log))))
 	}
+	if r.cfg.Sharding != nil {
+		return b.Complete(&shardgate.Gate{
+			Sharding: r.cfg.Sharding, Reader: r.client, Next: r,
+			New: func() client.Object { return r.cfg.For.DeepCopy() },
+		})
+	}
 	return b.Complete(r)
 }
 
@@ -144,7 +151,8 @@ func (r *Reconciler[CR]) managedKinds() []schema.GroupVersionKind {
 // unsettled group's pods from the cache, and the orphan cleaner a retired
 // group's claims.
 //
-// The cache is restricted to Config.Namespaces when they are set.
+// The cache is restricted to Config.Namespaces when they are set. With
+// Config.Sharding, it holds only the cluster resources this replica owns.
 //
 //	cacheOpts, clientOpts := r.ManagerOptions()
 //	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
@@ -162,6 +170,9 @@ func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 	cacheOpts.ByObject[claims] = cache.ByObject{Label: ours}
 	cacheOpts.DefaultTransform = shareStatus(cacheOpts.DefaultTransform)
 	cacheOpts.DefaultNamespaces = refs.Namespaces(c.Namespaces)
+	if c.Sharding != nil {
+		cacheOpts.ByObject[c.For] = cache.ByObject{Label: c.Sharding.Selector()}
+	}
 	return cacheOpts, clientOpts
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/opkit-dev/opkit/api/failure"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // Defaults of the zero Options.
@@ -111,7 +112,19 @@ type Options struct {
 	// them, so the operator needs no rights outside them. Empty means
 	// every namespace.
 	Namespaces []string
+	// Sharding, when set, makes this replica work on its share of the
+	// components only, beside the other replicas of the operator (a
+	// *shard.Member of the module github.com/opkit-dev/opkit/shard, run
+	// without leader election): ManagerOptions caches only the components
+	// the replica owns, a drain request reaches the reconciler although it
+	// changes nothing else, and every pass starts by asking Sharding.Owns.
+	// Nil means no sharding: the replica reconciles every component.
+	Sharding Sharding
 }
+
+// Sharding is what the reconciler needs of a sharding member, such as the
+// shard module's *Member; see Options.Sharding.
+type Sharding = shardgate.Sharding
 
 // withDefaults validates o for reconciler name and fills in defaults. The
 // error joins every bad field, each of class failure.ErrInvalid, blamed on

@@ -24,6 +24,7 @@ import (
 
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // referenceIndex indexes components by the ConfigMaps and Secrets they
@@ -35,13 +36,19 @@ const referenceIndex = ".opkit.component.references"
 // that carry the reconciler's owner label, without managed fields and with
 // the strings they repeat held once (see apply.ManagerOptions), so it grows
 // with what the operator manages rather than with the cluster; it is
-// restricted to Options.Namespaces when they are set.
+// restricted to Options.Namespaces when they are set. With
+// Options.Sharding it holds only the components this replica owns.
 //
 //	cacheOpts, clientOpts := r.ManagerOptions()
 //	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
 func (r *Reconciler[T]) ManagerOptions() (cache.Options, client.Options) {
 	cacheOpts, clientOpts := apply.ManagerOptions(r.name, r.opts.Kinds...)
 	cacheOpts.DefaultNamespaces = refs.Namespaces(r.opts.Namespaces)
+	if r.opts.Sharding != nil {
+		if obj, err := newObject[T](); err == nil {
+			cacheOpts.ByObject[obj] = cache.ByObject{Label: r.opts.Sharding.Selector()}
+		}
+	}
 	return cacheOpts, clientOpts
 }
 
@@ -92,7 +99,7 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl
 	}
 
 	blder = blder.Named(r.name).
-		For(obj, builder.WithPredicates(r.componentChanged())).
+		For(obj, builder.WithPredicates(r.forPredicate())).
 		WatchesRawSource(source.Channel(r.triggers, handler.TypedFuncs[types.NamespacedName, reconcile.Request]{
 			GenericFunc: func(_ context.Context, e event.TypedGenericEvent[types.NamespacedName], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 				q.Add(reconcile.Request{NamespacedName: e.Object})
@@ -104,7 +111,14 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl
 		blder = blder.WatchesRawSource(source.Kind(versions, refs.Object(kind),
 			handler.EnqueueRequestsFromMapFunc(refs.Referring(r.client, listGVK, referenceIndex, key, false, r.log))))
 	}
-	c, err := blder.Build(r)
+	var pass reconcile.Reconciler = r
+	if r.opts.Sharding != nil {
+		pass = &shardgate.Gate{Sharding: r.opts.Sharding, Reader: r.client, Next: r, New: func() client.Object {
+			o, _ := newObject[T]()
+			return o
+		}}
+	}
+	c, err := blder.Build(pass)
 	if err != nil {
 		return fmt.Errorf("component reconciler: building the controller: %w", err)
 	}
@@ -151,6 +165,15 @@ func (r *Reconciler[T]) bind(mgr ctrl.Manager) error {
 	r.targets = newTargetCache(r.opts.MaxTargetClients, scheme, r.name)
 	r.records = newRecords(r.name, gvk.Kind, r.client, r.apiReader, mgr.GetScheme())
 	return mgr.Add(r.targets)
+}
+
+// forPredicate is componentChanged, and with sharding also a requested
+// drain, which the pass start acknowledges.
+func (r *Reconciler[T]) forPredicate() predicate.Predicate {
+	if r.opts.Sharding == nil {
+		return r.componentChanged()
+	}
+	return predicate.Or(r.componentChanged(), r.opts.Sharding.DrainRequested())
 }
 
 // componentChanged lets through what can change a pass's outcome (the

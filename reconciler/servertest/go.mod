@@ -11,6 +11,7 @@ require (
 	github.com/opkit-dev/opkit/imageresolve v0.0.0
 	github.com/opkit-dev/opkit/orphan v0.0.0
 	github.com/opkit-dev/opkit/reconciler v0.0.0
+	github.com/opkit-dev/opkit/shard v0.0.0
 	github.com/opkit-dev/opkit/testkit v0.0.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -95,6 +96,7 @@ replace (
 	github.com/opkit-dev/opkit/orphan => ../../orphan
 	github.com/opkit-dev/opkit/productlogging => ../../productlogging
 	github.com/opkit-dev/opkit/reconciler => ..
+	github.com/opkit-dev/opkit/shard => ../../shard
 	github.com/opkit-dev/opkit/sidecar => ../../sidecar
 	github.com/opkit-dev/opkit/testkit => ../../testkit
 	github.com/opkit-dev/opkit/vector => ../../vector

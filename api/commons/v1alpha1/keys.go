@@ -53,3 +53,20 @@ const (
 	// orphan cleaner delete the volume claims of removed role groups.
 	AnnotationDeletePVCs = "orphan.opkit.dev/delete-pvcs"
 )
+
+// Labels of the shard module, which spreads an operator's resources over its
+// replicas. A ring is one operator's set of replicas; its name completes the
+// two per-object keys, so operators sharing a cluster never read each
+// other's assignments.
+const (
+	// LabelShardRing marks a replica's membership Lease; the value is the
+	// ring's name.
+	LabelShardRing = "ring.shard.opkit.dev/name"
+	// LabelShardPrefix, followed by the ring's name, is the key of the label
+	// naming the replica that owns a resource and the objects it manages.
+	LabelShardPrefix = "shard.opkit.dev/"
+	// LabelShardDrainPrefix, followed by the ring's name, is the key of the
+	// label asking a resource's owner to hand it over; the value names the
+	// replica that asked. The owner acknowledges by removing both labels.
+	LabelShardDrainPrefix = "drain.shard.opkit.dev/"
+)

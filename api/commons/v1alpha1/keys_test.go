@@ -45,6 +45,9 @@ func TestKeysAreQualifiedNames(t *testing.T) {
 		"AnnotationPendingDeletion":         v1alpha1.AnnotationPendingDeletion,
 		"AnnotationDrainStarted":            v1alpha1.AnnotationDrainStarted,
 		"AnnotationDeletePVCs":              v1alpha1.AnnotationDeletePVCs,
+		"LabelShardRing":                    v1alpha1.LabelShardRing,
+		"LabelShardPrefix+ring":             v1alpha1.LabelShardPrefix + "ring",
+		"LabelShardDrainPrefix+ring":        v1alpha1.LabelShardDrainPrefix + "ring",
 	}
 	for name, key := range keys {
 		t.Run(name, func(t *testing.T) {
@@ -63,6 +66,9 @@ func TestOpkitKeysUseTheOpkitDomain(t *testing.T) {
 		v1alpha1.AnnotationPendingDeletion,
 		v1alpha1.AnnotationDrainStarted,
 		v1alpha1.AnnotationDeletePVCs,
+		v1alpha1.LabelShardRing,
+		v1alpha1.LabelShardPrefix,
+		v1alpha1.LabelShardDrainPrefix,
 	}
 	for _, key := range keys {
 		prefix, _, _ := strings.Cut(key, "/")

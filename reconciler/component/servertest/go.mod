@@ -10,6 +10,7 @@ require (
 	github.com/opkit-dev/opkit/generators v0.0.0
 	github.com/opkit-dev/opkit/generators/helm v0.0.0-00010101000000-000000000000
 	github.com/opkit-dev/opkit/reconciler v0.0.0-00010101000000-000000000000
+	github.com/opkit-dev/opkit/shard v0.0.0
 	github.com/opkit-dev/opkit/testkit v0.0.0-00010101000000-000000000000
 	github.com/prometheus/client_model v0.6.2
 	k8s.io/api v0.37.2
@@ -110,6 +111,7 @@ replace (
 	github.com/opkit-dev/opkit/orphan => ../../../orphan
 	github.com/opkit-dev/opkit/productlogging => ../../../productlogging
 	github.com/opkit-dev/opkit/reconciler => ../..
+	github.com/opkit-dev/opkit/shard => ../../../shard
 	github.com/opkit-dev/opkit/sidecar => ../../../sidecar
 	github.com/opkit-dev/opkit/testkit => ../../../testkit
 	github.com/opkit-dev/opkit/vector => ../../../vector

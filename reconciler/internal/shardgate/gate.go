@@ -1,0 +1,64 @@
+package shardgate
+
+import (
+	"context"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Sharding is what a reconciler needs of a sharding member, such as the
+// shard module's *Member, to work on one replica's share of the resources.
+type Sharding interface {
+	// Owns reports whether this replica may run a pass over obj now; it
+	// acknowledges a requested drain instead of running one.
+	Owns(ctx context.Context, obj client.Object) (bool, error)
+	// Selector selects the resources (and the objects they manage) the
+	// replica owns.
+	Selector() labels.Selector
+	// DrainRequested admits the events of a resource another replica asked
+	// for, so that the drain reaches the pass that acknowledges it.
+	DrainRequested() predicate.Predicate
+	// WithLease returns the context of one pass: it ends when the replica
+	// stops being a live member, before another replica may take over.
+	WithLease(ctx context.Context) (context.Context, context.CancelFunc)
+}
+
+// Gate runs Next only for the resources Sharding says this replica owns.
+type Gate struct {
+	// Sharding decides ownership.
+	Sharding Sharding
+	// Reader reads the resource, from the replica's cache.
+	Reader client.Reader
+	// New returns an empty resource to read into.
+	New func() client.Object
+	// Next is the reconciler.
+	Next reconcile.Reconciler
+}
+
+var _ reconcile.Reconciler = &Gate{}
+
+// Reconcile implements reconcile.Reconciler. A resource the replica cannot
+// read goes to Next, which handles it as gone: deleted, or handed to
+// another replica, so Next forgets what it kept about it. An owned
+// resource's pass runs with the context of Sharding.WithLease.
+func (g *Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	obj := g.New()
+	if err := g.Reader.Get(ctx, req.NamespacedName, obj); err != nil {
+		return g.Next.Reconcile(ctx, req)
+	}
+	owns, err := g.Sharding.Owns(ctx, obj)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if !owns {
+		logr.FromContextOrDiscard(ctx).V(1).Info("another replica's share: no pass", "resource", req.NamespacedName)
+		return reconcile.Result{}, nil
+	}
+	ctx, cancel := g.Sharding.WithLease(ctx)
+	defer cancel()
+	return g.Next.Reconcile(ctx, req)
+}
