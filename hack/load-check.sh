@@ -3,26 +3,21 @@
 # tests assert behaviour, not timing. Usage:
 #   hack/load-check.sh [runs]     (default 3)
 #
-# It starts one CPU burner per core (a busy shell loop at normal priority),
-# runs `make test` the given number of times in a row, stops the burners
-# however it ends, and prints each run's time. It fails at the first run
-# that fails.
+# It runs `make test` the given number of times in a row under
+# hack/busy.sh (one CPU burner per core, stopped however it ends) and
+# prints each run's time. It fails at the first run that fails. (The
+# script calls itself under hack/busy.sh with --runs N; that form runs
+# without burners of its own.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-runs="${1:-3}"
-cores="$(getconf _NPROCESSORS_ONLN)"
-
-burners=()
-stop_burners() {
-	((${#burners[@]})) && kill "${burners[@]}" 2>/dev/null || true
-}
-trap stop_burners EXIT
-for ((i = 0; i < cores; i++)); do
-	bash -c 'while :; do :; done' &
-	burners+=($!)
-done
-echo "load-check: ${#burners[@]} CPU burners on $cores cores; make test ${runs} times"
+if (($# == 0)); then
+	exec hack/busy.sh "$0" --runs 3
+elif [[ "$1" != --runs ]]; then
+	exec hack/busy.sh "$0" --runs "$1"
+fi
+runs="$2"
+echo "load-check: make test ${runs} times with every core busy"
 
 times=()
 for ((run = 1; run <= runs; run++)); do
@@ -34,4 +29,4 @@ for ((run = 1; run <= runs; run++)); do
 	fi
 	times+=("run $run: $((SECONDS - began))s")
 done
-echo "load-check: $runs of $runs runs passed under load on $cores cores: ${times[*]}"
+echo "load-check: $runs of $runs runs passed under load on $(getconf _NPROCESSORS_ONLN) cores: ${times[*]}"
