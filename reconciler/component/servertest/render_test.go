@@ -65,11 +65,13 @@ func (o randomOperator) triggerPasses(t *testing.T, ns, name string, n int) {
 	t.Helper()
 	before := o.passes.Load()
 	for range n {
+		// One at a time: triggers of one key queued together run once.
+		// The count is read before the trigger: its pass may end before
+		// Trigger returns.
+		want := o.passes.Load() + 1
 		if err := o.r.Trigger(t.Context(), ns, name); err != nil {
 			t.Fatal(err)
 		}
-		// One at a time: triggers of one key queued together run once.
-		want := o.passes.Load() + 1
 		if _, err := testkit.WaitFor(t.Context(), func(context.Context) (int32, bool, error) {
 			return o.passes.Load(), o.passes.Load() >= want, nil
 		}, time.Minute); err != nil {
