@@ -2,6 +2,7 @@ package builders
 
 import (
 	"maps"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 
@@ -92,14 +93,23 @@ func (s Scope) Labels() map[string]string {
 }
 
 // WithoutReservedLabels returns a copy of labels without the slot marker
-// keys of commonsv1alpha1.ReservedLabelKeys. A reclaim selects objects by
-// those keys, so a cluster resource carrying one must not stamp it on
-// everything built for it. The result is never nil.
+// keys of commonsv1alpha1.ReservedLabelKeys and without the keys starting
+// with one of commonsv1alpha1.ReservedLabelPrefixes. A reclaim selects
+// objects by the slot markers, and the shard labels change when the
+// resource moves between replicas, so a cluster resource carrying one must
+// not stamp it on everything built for it. The result is never nil.
 func WithoutReservedLabels(labels map[string]string) map[string]string {
 	out := make(map[string]string, len(labels))
 	maps.Copy(out, labels)
 	for _, k := range commonsv1alpha1.ReservedLabelKeys() {
 		delete(out, k)
+	}
+	for k := range out {
+		for _, p := range commonsv1alpha1.ReservedLabelPrefixes() {
+			if strings.HasPrefix(k, p) {
+				delete(out, k)
+			}
+		}
 	}
 	return out
 }

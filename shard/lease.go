@@ -17,7 +17,8 @@ import (
 // Renew creates the member's Lease on first use (taking over one left by an
 // earlier process of the same name) and renews it after. It returns a
 // *LostError when the member had joined and its Lease was since deleted or
-// taken: the other members have counted it as gone.
+// taken (the other members have counted it as gone), or was written by
+// another process running under the same member name.
 func (m *Member) Renew(ctx context.Context) error {
 	m.renewMu.Lock()
 	defer m.renewMu.Unlock()
@@ -38,6 +39,12 @@ func (m *Member) Renew(ctx context.Context) error {
 		m.hold(nil, sent)
 		return &LostError{Member: m.opts.Member, Reason: "its Lease was replaced"}
 	}
+	if joined != nil && current.ResourceVersion != joined.ResourceVersion && !m.wrote(current) {
+		// Nobody but the member writes its Lease (the others delete it):
+		// another process runs under the same member name.
+		m.hold(nil, sent)
+		return &LostError{Member: m.opts.Member, Reason: "its Lease was renewed by another process of the same name"}
+	}
 	joining := joined == nil
 	current.Spec.HolderIdentity = ptr.To(m.opts.Member)
 	current.Spec.LeaseDurationSeconds = ptr.To(int32(m.opts.LeaseDuration.Seconds()))
@@ -46,6 +53,7 @@ func (m *Member) Renew(ctx context.Context) error {
 		current.Spec.AcquireTime = &metav1.MicroTime{Time: sent}
 	}
 	metav1.SetMetaDataLabel(&current.ObjectMeta, commonsv1alpha1.LabelShardRing, m.opts.Ring)
+	m.lastSent = sent
 	if err := m.client.Update(ctx, current); err != nil {
 		if apierrors.IsNotFound(err) && !joining {
 			m.hold(nil, sent)
@@ -76,6 +84,13 @@ func (m *Member) create(ctx context.Context, sent time.Time) error {
 	}
 	m.hold(lease, sent)
 	return nil
+}
+
+// wrote reports whether the Lease's renew time is the one this member sent
+// last: a renewal that reached the server although its answer was lost.
+func (m *Member) wrote(l *coordinationv1.Lease) bool {
+	// The server keeps microseconds.
+	return l.Spec.RenewTime != nil && l.Spec.RenewTime.Time.Equal(m.lastSent.Truncate(time.Microsecond))
 }
 
 // held returns the Lease last written, nil when the member holds none.

@@ -26,7 +26,8 @@ type Member struct {
 	shardKey string
 	drainKey string
 
-	renewMu  sync.Mutex // serializes Renew and Release
+	renewMu  sync.Mutex // serializes Renew and Release; guards lastSent
+	lastSent time.Time  // the renew time of the last update sent
 	syncMu   sync.Mutex // serializes Sync; guards observer
 	observer observer
 

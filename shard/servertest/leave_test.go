@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/testkit"
@@ -71,5 +72,32 @@ func TestAFencedMemberLearnsItLostItsLease(t *testing.T) {
 	}
 	if diff := cmp.Diff("op-1", lost.Member); diff != "" {
 		t.Errorf("LostError.Member (-want +got):\n%s", diff)
+	}
+}
+
+// TestTwoProcessesUnderOneNameAreRefused starts a second member with the
+// name of a running one, as a misconfigured Deployment would: the first
+// learns at its next renewal that someone else renews its Lease, and
+// stops, instead of both reconciling the same share.
+func TestTwoProcessesUnderOneNameAreRefused(t *testing.T) {
+	r := newRing(t, 0)
+	first := r.join("op-0").member
+	second, err := shard.New(r.c, r.c, shard.Options{
+		Ring: ringName, Member: "op-0", Namespace: r.ns,
+		Resources: []schema.GroupVersionKind{sampleGVK}, Clock: r.clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Renew(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	err = first.Renew(t.Context())
+	var lost *shard.LostError
+	if !errors.As(err, &lost) {
+		t.Fatalf("renewing a Lease another process renewed returned %v, want a *shard.LostError", err)
+	}
+	if first.Live() {
+		t.Error("the member is still live after it found another process under its name")
 	}
 }

@@ -70,3 +70,12 @@ const (
 	// replica that asked. The owner acknowledges by removing both labels.
 	LabelShardDrainPrefix = "drain.shard.opkit.dev/"
 )
+
+// ReservedLabelPrefixes returns the prefixes of label keys that, like
+// ReservedLabelKeys, are never copied from a cluster resource to the
+// objects built for it, sorted: the shard module's owner and drain labels
+// name the replica working on the resource at the moment, and copying
+// them would change every pod template whenever the resource moves.
+func ReservedLabelPrefixes() []string {
+	return []string{LabelShardDrainPrefix, LabelShardPrefix}
+}

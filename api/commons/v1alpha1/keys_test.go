@@ -83,3 +83,15 @@ func TestDefaultManagedByIsALegalLabelValue(t *testing.T) {
 		t.Errorf("DefaultManagedBy %q: %v", v1alpha1.DefaultManagedBy, errs)
 	}
 }
+
+func TestReservedLabelPrefixesAreSortedAndCoverTheShardLabels(t *testing.T) {
+	got := v1alpha1.ReservedLabelPrefixes()
+	if !slices.IsSorted(got) {
+		t.Errorf("ReservedLabelPrefixes is not sorted: %v", got)
+	}
+	for _, key := range []string{v1alpha1.LabelShardPrefix + "ring", v1alpha1.LabelShardDrainPrefix + "ring"} {
+		if !slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(key, p) }) {
+			t.Errorf("no reserved prefix covers %q: %v", key, got)
+		}
+	}
+}
