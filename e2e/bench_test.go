@@ -51,7 +51,7 @@ type scaleRow struct {
 	// resources retired one.
 	retireReads, resources int
 	// reconciles is how many passes the cold converge took.
-	reconciles int
+	reconciles              int
 	heapMiBPer1k            float64
 	inventoryBytesPerObj    float64
 	eventsAsked, eventsLost int

@@ -47,7 +47,6 @@ var unreachable = map[string]string{
 // reached here.
 const readAfresh = "read uncached only when the cache's view cannot decide: an update meeting a conflict, a cache that has not seen the operator's own last write (TestStaleClientIsConfirmedByReader, TestPassesOnALaggingCacheDoNotWriteAgain in apply/servertest), an apparent change of a kind without a generation; the edits here change stated labels, which the cached copy shows, and a retirement reads from the cache"
 
-
 // The rules the product reconciler derives from its configuration are
 // enough and not more: an operator acting as a ServiceAccount that holds
 // them (and nothing else) takes the sample through its life — created,
