@@ -31,6 +31,8 @@ import (
 	"github.com/opkit-dev/opkit/reconciler"
 	"github.com/opkit-dev/opkit/reconciler/component"
 	"github.com/opkit-dev/opkit/s3"
+	"github.com/opkit-dev/opkit/scaffold"
+	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/sidecar"
 	"github.com/opkit-dev/opkit/vector"
 )
@@ -155,6 +157,23 @@ func errorCases() []classCase {
 		{name: "component.HookError", err: &component.HookError{Hook: "pre-reconcile", Err: failure.Invalid(user, "spec.size", "too large")},
 			want: verdict{Class: invalid, Author: user, Field: "spec.size"}},
 		{name: "component.HookError (unclassified)", err: &component.HookError{Hook: "post-reconcile", Index: 1, Err: errors.New("webhook down")},
+			want: verdict{Class: failure.ClassOther}},
+
+		// apply's plan
+		{name: "apply.DryRunError", err: &apply.DryRunError{Object: cm, Verb: "update",
+			Err: apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, cm.Name, errors.New("user cannot update"))},
+			want: verdict{Class: failure.ClassOther}, keeps: apierrors.IsForbidden},
+		{name: "apply.DryRunError (retriable answer)", err: &apply.DryRunError{Object: cm, Verb: "create", Err: apierr.Classify(apierrors.NewServiceUnavailable("restarting"))},
+			want: verdict{Class: retriable}, keeps: apierrors.IsServiceUnavailable},
+
+		// scaffold: a command's error, reported to the person who ran it
+		{name: "scaffold.FlagError", err: &scaffold.FlagError{Flag: "--group", Value: "zookeeper", Rule: "must contain a dot"},
+			want: verdict{Class: failure.ClassOther}},
+
+		// shard
+		{name: "shard.OptionsError", err: &shard.OptionsError{Err: errors.New("RenewInterval: must be shorter than LeaseDuration")},
+			want: verdict{Class: invalid}},
+		{name: "shard.LostError", err: &shard.LostError{Member: "operator-0", Reason: "the Lease was deleted"},
 			want: verdict{Class: failure.ClassOther}},
 
 		// s3

@@ -15,7 +15,9 @@ replace (
 	github.com/opkit-dev/opkit/productlogging => ../productlogging
 	github.com/opkit-dev/opkit/reconciler => ../reconciler
 	github.com/opkit-dev/opkit/s3 => ../s3
+	github.com/opkit-dev/opkit/scaffold => ../scaffold
 	github.com/opkit-dev/opkit/secretvolume => ../secretvolume
+	github.com/opkit-dev/opkit/shard => ../shard
 	github.com/opkit-dev/opkit/sidecar => ../sidecar
 	github.com/opkit-dev/opkit/testkit => ../testkit
 	github.com/opkit-dev/opkit/vector => ../vector
@@ -35,6 +37,8 @@ require (
 	github.com/opkit-dev/opkit/productlogging v0.0.0
 	github.com/opkit-dev/opkit/reconciler v0.0.0
 	github.com/opkit-dev/opkit/s3 v0.0.0
+	github.com/opkit-dev/opkit/scaffold v0.0.0
+	github.com/opkit-dev/opkit/shard v0.0.0
 	github.com/opkit-dev/opkit/sidecar v0.0.0
 	github.com/opkit-dev/opkit/testkit v0.0.0
 	github.com/opkit-dev/opkit/vector v0.0.0
@@ -76,6 +80,7 @@ require (
 	github.com/go-openapi/swag/stringutils v0.27.1 // indirect
 	github.com/go-openapi/swag/typeutils v0.27.1 // indirect
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
+	github.com/gobuffalo/flect v1.0.3 // indirect
 	github.com/gobwas/glob v0.2.3 // indirect
 	github.com/google/gnostic-models v0.7.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
@@ -103,6 +108,7 @@ require (
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/mod v0.43.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
