@@ -29,6 +29,7 @@ import (
 	"github.com/opkit-dev/opkit/imageresolve"
 	"github.com/opkit-dev/opkit/productlogging"
 	"github.com/opkit-dev/opkit/reconciler"
+	"github.com/opkit-dev/opkit/reconciler/cli"
 	"github.com/opkit-dev/opkit/reconciler/component"
 	"github.com/opkit-dev/opkit/s3"
 	"github.com/opkit-dev/opkit/scaffold"
@@ -168,6 +169,12 @@ func errorCases() []classCase {
 
 		// scaffold: a command's error, reported to the person who ran it
 		{name: "scaffold.FlagError", err: &scaffold.FlagError{Flag: "--group", Value: "zookeeper", Rule: "must contain a dot"},
+			want: verdict{Class: failure.ClassOther}},
+
+		// the users' command line: errors reported to the person who ran it
+		{name: "cli.InputError", err: &cli.InputError{File: "cluster.yaml", Document: 1, Err: errors.New(`strict decoding error: unknown field "spec.rolez"`)},
+			want: verdict{Class: failure.ClassOther}},
+		{name: "cli.AccessError", err: &cli.AccessError{Missing: []string{"list statefulsets.apps in namespace demo"}},
 			want: verdict{Class: failure.ClassOther}},
 
 		// shard

@@ -28,6 +28,9 @@ func (r *Reconciler[CR]) cleanOrphans(ctx context.Context, p *pass, cr CR) {
 			in.Declared = append(in.Declared, commonsv1alpha1.RoleGroupRef{Role: role, Group: group})
 		}
 	}
+	if p.planning != nil && p.planning.render {
+		return // a rendering shows the objects of the spec only
+	}
 	cleaner := r.cleaner
 	if p.planning != nil {
 		cleaner = r.planCleaner

@@ -64,6 +64,8 @@ type ScopePlan struct {
 	Role, RoleGroup string
 	// Objects is what the object engine would do with them.
 	Objects apply.Plan
+
+	rendered []client.Object // the objects themselves, for Render
 }
 
 // PlannedEvent is an event a pass would record on the resource.
@@ -180,14 +182,22 @@ func (r *Reconciler[CR]) planScope(ctx context.Context, p *pass, cr CR, ownerID 
 			return false, err
 		}
 	}
+	scope := ScopePlan{}
+	if rest, ok := strings.CutPrefix(ownerID, string(cr.GetUID())+"/"); ok {
+		scope.Role, scope.RoleGroup, _ = strings.Cut(rest, "/")
+	}
+	if p.planning.render {
+		// Every scope is shown: taken as done, the pass goes on to
+		// the scopes an ordered rollout reaches later.
+		scope.rendered = objs
+		p.planning.add(scope)
+		return true, nil
+	}
 	plan, err := r.engine.Plan(ctx, inv, objs, apply.PassOptions{
 		Owner:   apply.Owner{ID: ownerID, DefaultNamespace: cr.GetNamespace()},
 		Release: release,
 	})
-	scope := ScopePlan{Objects: plan}
-	if rest, ok := strings.CutPrefix(ownerID, string(cr.GetUID())+"/"); ok {
-		scope.Role, scope.RoleGroup, _ = strings.Cut(rest, "/")
-	}
+	scope.Objects = plan
 	p.planning.add(scope)
 	done := err == nil && !plan.HasChanges()
 	if !done {
@@ -199,6 +209,7 @@ func (r *Reconciler[CR]) planScope(ctx context.Context, p *pass, cr CR, ownerID 
 // planLog gathers the plans of the scopes, which role groups make
 // concurrently.
 type planLog struct {
+	render  bool // Render: keep the objects, plan nothing
 	mu      sync.Mutex
 	scopes  []ScopePlan
 	retired []orphan.GroupReport

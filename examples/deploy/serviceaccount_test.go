@@ -26,7 +26,8 @@ import (
 // samples until they converge, records events on them, is refused nothing
 // on the way, and serves its metrics over HTTPS to a caller bound to the
 // metrics-reader role, refusing one without a token (401) or without the
-// role (403).
+// role (403). The same binary, as its users' command line, plans the
+// converged sample to no change.
 func TestOperatorRunsAsItsServiceAccount(t *testing.T) {
 	cp := env.Require(t)
 	for _, ex := range examples {
@@ -43,6 +44,7 @@ func TestOperatorRunsAsItsServiceAccount(t *testing.T) {
 			volumes(t, cp, ex.volumes)
 			createSamples(t, cp.Client, ex, ns)
 			ex.converged(t, cp.Client, ns)
+			checkCommandLine(t, cp, bin, ex, ns)
 			if ex.provoke != nil {
 				ex.provoke(t, cp.Client, ns)
 			}

@@ -9,6 +9,12 @@
 // examples/kafka/config/default. The flags are the usual ones of a
 // controller-runtime manager.
 //
+// The same binary is its users' command line, with their kubeconfig:
+// "kafka plan -f kafkacluster.yaml" shows what the operator would change,
+// "kafka template -f kafkacluster.yaml" the objects it would apply, "kafka
+// status NAME" a resource's conditions and objects (package
+// github.com/opkit-dev/opkit/reconciler/cli).
+//
 // Metrics are served over HTTPS by default, only to callers the API server
 // authenticates (TokenReview) and allows to get /metrics
 // (SubjectAccessReview); the certificate is self-signed unless
@@ -17,6 +23,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -26,6 +33,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/opkit-dev/opkit/examples/kafka/operator"
+	"github.com/opkit-dev/opkit/reconciler/cli"
 )
 
 // flags are the command line's settings.
@@ -38,6 +46,11 @@ type flags struct {
 }
 
 func main() {
+	// The users' commands (plan, template, status) run in place of the
+	// operator when the first argument names one.
+	if code, ok := userCommand(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	var f flags
 	flag.StringVar(&f.metricsAddr, "metrics-bind-address", ":8443", "address the metrics endpoint binds to; 0 disables it")
 	flag.BoolVar(&f.secureMetrics, "metrics-secure", true, "serve metrics over HTTPS to authenticated and authorized callers only; false serves plain HTTP to anyone")
@@ -55,6 +68,21 @@ func main() {
 		log.Error(err, "kafka operator stopped")
 		os.Exit(1)
 	}
+}
+
+// userCommand runs the command args name, if they name one of package
+// cli's, with the user's kubeconfig.
+func userCommand(args []string) (int, bool) {
+	r, err := operator.New(operator.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return cli.ExitError, true
+	}
+	cmd := cli.ForProduct(r, cli.Options{Scheme: operator.Scheme()})
+	if !cmd.Handles(args) {
+		return 0, false
+	}
+	return cmd.Run(ctrl.SetupSignalHandler(), args), true
 }
 
 func run(f flags) error {

@@ -145,30 +145,10 @@ func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, e
 // planApply plans the create/update branch of a pass.
 func (r *Reconciler[T]) planApply(ctx context.Context, p *pass[T], out Plan) (Plan, error) {
 	st := p.status
-	rec, err := r.records.get(ctx, p.key, p.comp)
-	if err != nil {
+	if err := r.planRender(ctx, p, &out); err != nil {
 		return out, err
 	}
-	if p.in, err = r.resolve(ctx, p.comp, false); err != nil {
-		return out, err
-	}
-	if rec != nil && rec.revision > st.Revision {
-		st.Revision, st.LastProcessingDigest = rec.revision, rec.digest
-	}
-	out.NewRevision = p.in.digest != st.LastProcessingDigest
-	if out.NewRevision {
-		st.Revision++
-	}
-	out.Revision = st.Revision
 	ctx = withClients(ctx, p.target.client, p.local)
-	if rec != nil && rec.digest == p.in.digest && rec.revision == st.Revision {
-		p.objects = rec.objectsOf()
-	} else if p.objects, err = r.generate(ctx, p, func(w generators.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
-		return out, err
-	}
-	if err := r.checkKinds(p.objects); err != nil {
-		return out, err
-	}
 	eng, err := r.engine(p.target, p.comp)
 	if err != nil {
 		return out, err
@@ -189,6 +169,35 @@ func (r *Reconciler[T]) planApply(ctx context.Context, p *pass[T], out Plan) (Pl
 		p.setState(componentv1alpha1.StateReady, componentv1alpha1.ReasonReady, "every dependent object is applied and ready")
 	}
 	return withState(out, p), nil
+}
+
+// planRender resolves the references and renders the objects into
+// p.objects, as the pass would: the recorded render when the inputs did
+// not change since it was made, else the generator's.
+func (r *Reconciler[T]) planRender(ctx context.Context, p *pass[T], out *Plan) error {
+	st := p.status
+	rec, err := r.records.get(ctx, p.key, p.comp)
+	if err != nil {
+		return err
+	}
+	if p.in, err = r.resolve(ctx, p.comp, false); err != nil {
+		return err
+	}
+	if rec != nil && rec.revision > st.Revision {
+		st.Revision, st.LastProcessingDigest = rec.revision, rec.digest
+	}
+	out.NewRevision = p.in.digest != st.LastProcessingDigest
+	if out.NewRevision {
+		st.Revision++
+	}
+	out.Revision = st.Revision
+	ctx = withClients(ctx, p.target.client, p.local)
+	if rec != nil && rec.digest == p.in.digest && rec.revision == st.Revision {
+		p.objects = rec.objectsOf()
+	} else if p.objects, err = r.generate(ctx, p, func(w generators.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
+		return err
+	}
+	return r.checkKinds(p.objects)
 }
 
 // planDeletion plans the deletion of the component's objects.

@@ -18,6 +18,7 @@ require (
 	k8s.io/client-go v0.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 	sigs.k8s.io/controller-runtime v0.25.2
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
@@ -52,6 +53,7 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opkit-dev/opkit/configfold v0.0.0 // indirect
+	github.com/opkit-dev/opkit/generators v0.0.0 // indirect
 	github.com/opkit-dev/opkit/productlogging v0.0.0 // indirect
 	github.com/opkit-dev/opkit/sidecar v0.0.0 // indirect
 	github.com/opkit-dev/opkit/vector v0.0.0 // indirect
@@ -83,7 +85,6 @@ require (
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 replace (
