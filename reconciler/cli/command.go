@@ -52,7 +52,7 @@ func (c *Command) Handles(args []string) bool {
 func (c *Command) Run(ctx context.Context, args []string) int {
 	code, err := c.run(ctx, args)
 	if err != nil {
-		fmt.Fprintf(c.opts.Stderr, "%s: %v\n", c.opts.Name, err)
+		_, _ = fmt.Fprintf(c.opts.Stderr, "%s: %v\n", c.opts.Name, err)
 		if code < ExitError {
 			code = ExitError
 		}
@@ -148,9 +148,9 @@ var about = map[string]string{
 }
 
 func (c *Command) usage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: %s COMMAND [flags]\n\nCommands:\n", c.opts.Name)
+	_, _ = fmt.Fprintf(w, "Usage: %s COMMAND [flags]\n\nCommands:\n", c.opts.Name)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, about[n])
+		_, _ = fmt.Fprintf(w, "  %-9s %s\n", n, about[n])
 	}
 }
 
@@ -159,6 +159,6 @@ func (c *Command) usageOf(fs *flag.FlagSet, cmd string) {
 	if cmd == "status" {
 		arg = "NAME"
 	}
-	fmt.Fprintf(c.opts.Stderr, "Usage: %s %s %s [flags]\n\n%s.\n\nFlags:\n", c.opts.Name, cmd, arg, about[cmd])
+	_, _ = fmt.Fprintf(c.opts.Stderr, "Usage: %s %s %s [flags]\n\n%s.\n\nFlags:\n", c.opts.Name, cmd, arg, about[cmd])
 	fs.PrintDefaults()
 }

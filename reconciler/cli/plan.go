@@ -33,8 +33,8 @@ func (c *Command) plan(ctx context.Context, f flags) (int, error) {
 	} else {
 		err = c.writePlans(reports)
 	}
-	if err = errors.Join(append(errs, err)...); err != nil {
-		return ExitError, err
+	if all := errors.Join(append(errs, err)...); all != nil {
+		return ExitError, all
 	}
 	if slices.ContainsFunc(reports, func(r report) bool { return r.hasChanges }) {
 		return ExitChanges, nil
