@@ -1,7 +1,8 @@
 package apply
 
 import (
-	"unique"
+	"strings"
+	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -79,7 +80,44 @@ func shareSelectors(in any) {
 // equal string shares. A cache transform of a caller's own kinds (a
 // resource's status, say) uses it to share what ManagerOptions' transform
 // does not know of.
-func Shared(s string) string { return unique.Make(s).Value() }
+//
+// The canonical copies live in one process-wide table that holds them
+// strongly (package unique's table forgets a string as soon as no Handle
+// of it is left, so strings decoded on either side of a garbage collection
+// would not be shared). The table is bounded: once it holds
+// sharedTableLimit strings it starts again empty, so strings of deleted
+// objects do not accumulate; strings already shared stay shared.
+func Shared(s string) string { return sharedTable.share(s) }
+
+// sharedTableLimit bounds the strings the table holds at once.
+const sharedTableLimit = 1 << 16
+
+// sharedTable is the process-wide table of canonical strings: sharing
+// across caches needs one table, as package unique's is one.
+var sharedTable = &stringTable{m: map[string]string{}}
+
+// stringTable maps each string to its canonical copy.
+type stringTable struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (t *stringTable) share(s string) string {
+	if s == "" {
+		return s
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.m[s]; ok {
+		return c
+	}
+	if len(t.m) >= sharedTableLimit {
+		t.m = make(map[string]string, len(t.m)/2)
+	}
+	c := strings.Clone(s)
+	t.m[c] = c
+	return c
+}
 
 // sharedMap returns m rebuilt at its size with canonical keys and values.
 func sharedMap(m map[string]string) map[string]string {

@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -93,4 +95,26 @@ func keyOf(m map[string]string, key string) string {
 		}
 	}
 	return ""
+}
+
+// A string shared before a garbage collection is the copy handed out
+// after it: sharing does not depend on when objects are decoded.
+func TestSharedSurvivesGarbageCollection(t *testing.T) {
+	first := Shared(strings.Clone("app.kubernetes.io/instance=survivor"))
+	runtime.GC()
+	runtime.GC()
+	if again := Shared(strings.Clone("app.kubernetes.io/instance=survivor")); !sameData(first, again) {
+		t.Error("after a garbage collection the string is copied anew")
+	}
+}
+
+// The table starts again once full: it never holds more than its limit.
+func TestSharedTableIsBounded(t *testing.T) {
+	table := &stringTable{m: map[string]string{}}
+	for i := range sharedTableLimit + 10 {
+		table.share("s" + strconv.Itoa(i))
+	}
+	if n := len(table.m); n > sharedTableLimit {
+		t.Errorf("the table holds %d strings, more than its limit %d", n, sharedTableLimit)
+	}
 }
