@@ -43,6 +43,9 @@ func startPlanner(t *testing.T, rc *rest.Config, ns string) (*reconciler.Reconci
 		t.Fatal(err)
 	}
 	testkit.RunManager(t, mgr)
+	if !mgr.GetCache().WaitForCacheSync(t.Context()) { // Plan reads through the cache, which starts with the manager
+		t.Fatal("the planner's cache did not start")
+	}
 	return r, writes
 }
 

@@ -36,6 +36,9 @@ func TestShopPlanningAloneWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.RunManager(t, mgr)
+	if !mgr.GetCache().WaitForCacheSync(t.Context()) { // Plan reads through the cache, which starts with the manager
+		t.Fatal("the planner's cache did not start")
+	}
 
 	converged, err := r.Plan(t.Context(), f.live())
 	if err != nil || converged.HasChanges() {
