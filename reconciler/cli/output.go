@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/pmezard/go-difflib/difflib"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 )
@@ -133,11 +134,7 @@ func planJSON(reports []report, errs []error) plansJSON {
 			HasChanges: r.hasChanges, Notes: r.Notes, Changes: []changeJSON{}, Events: r.Events, Warnings: r.Warnings}
 		for _, ch := range r.Changes {
 			o := ch.Object
-			apiVersion := o.Version
-			if o.Group != "" {
-				apiVersion = o.Group + "/" + o.Version
-			}
-			cj := changeJSON{Scope: ch.Scope, APIVersion: apiVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+			cj := changeJSON{Scope: ch.Scope, APIVersion: o.GroupVersionKind().GroupVersion().String(), Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
 				Action: string(ch.Action), Wave: ch.Wave, Transient: ch.Transient, Cause: string(ch.Cause), Reason: ch.Reason,
 				Verified: ch.Verified, IgnoredFields: ch.IgnoredFields, Live: ch.Live, Planned: ch.Desired}
 			for _, fc := range ch.Fields {
@@ -155,10 +152,17 @@ func planJSON(reports []report, errs []error) plansJSON {
 			}
 			rp.Retired = append(rp.Retired, rj)
 		}
-		for _, cond := range r.Conditions {
-			rp.Conditions = append(rp.Conditions, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
-		}
+		rp.Conditions = conditionsJSON(r.Conditions)
 		out.Resources = append(out.Resources, rp)
+	}
+	return out
+}
+
+// conditionsJSON is conds in the JSON forms, an empty list for none.
+func conditionsJSON(conds []metav1.Condition) []conditionJSON {
+	out := make([]conditionJSON, 0, len(conds))
+	for _, c := range conds {
+		out = append(out, conditionJSON{Type: c.Type, Status: string(c.Status), Reason: c.Reason, Message: c.Message})
 	}
 	return out
 }

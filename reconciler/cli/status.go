@@ -114,17 +114,10 @@ type (
 
 func statusOf(key client.ObjectKey, kind string, v statusView) statusJSON {
 	out := statusJSON{Kind: kind, Namespace: key.Namespace, Name: key.Name, Summary: v.Summary,
-		Conditions: []conditionJSON{}, Objects: []itemJSON{}}
-	for _, cond := range v.Conditions {
-		out.Conditions = append(out.Conditions, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
-	}
+		Conditions: conditionsJSON(v.Conditions), Objects: []itemJSON{}}
 	for _, s := range v.Scopes {
 		for _, it := range s.Items {
-			apiVersion := it.Version
-			if it.Group != "" {
-				apiVersion = it.Group + "/" + it.Version
-			}
-			out.Objects = append(out.Objects, itemJSON{Scope: s.Scope, APIVersion: apiVersion, Kind: it.Kind,
+			out.Objects = append(out.Objects, itemJSON{Scope: s.Scope, APIVersion: it.Ref().GroupVersionKind().GroupVersion().String(), Kind: it.Kind,
 				Namespace: it.Namespace, Name: it.Name, Phase: string(it.EffectivePhase()), Status: it.EffectiveStatus()})
 		}
 	}
