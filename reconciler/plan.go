@@ -111,8 +111,11 @@ const planUID = "00000000-0000-0000-0000-00000000a11d"
 // dependency) and every failure of the plan itself (a refused dry run,
 // as an *apply.DryRunError): a plan with an error is not complete.
 func (r *Reconciler[CR]) Plan(ctx context.Context, cr CR) (Plan, error) {
-	if r.engine == nil {
+	switch {
+	case r.engine == nil:
 		return Plan{}, errors.New("product reconciler: SetupWithManager was not called")
+	case r.offline:
+		return Plan{}, errors.New("product reconciler: set up offline: a plan needs a cluster (SetupForPlanning)")
 	}
 	planned, out, err := r.planTarget(ctx, cr)
 	if err != nil || out.Deleting {
@@ -166,7 +169,7 @@ func (r *Reconciler[CR]) planTarget(ctx context.Context, cr CR) (CR, Plan, error
 		out.Exists = true
 		out.Deleting = live.GetDeletionTimestamp() != nil
 		*planned.GetClusterStatus() = *live.GetClusterStatus().DeepCopy()
-		planned.SetUID(live.GetUID())
+		planned.SetUID(cmp.Or(live.GetUID(), planUID)) // a copy held in memory may have none
 		planned.SetGeneration(live.GetGeneration())
 	}
 	return planned, out, nil

@@ -41,6 +41,9 @@ type Reconciler[CR Object[CR]] struct {
 	metrics     *metrics
 	gvk         schema.GroupVersionKind
 	kind        string
+	// offline is set by SetupOffline: the clients read a cluster in
+	// memory.
+	offline bool
 	// deps reads dependencies once SetupWithManager started their cache.
 	deps client.Reader
 	// vectorMemo remembers aggregator addresses per ConfigMap version.
@@ -91,16 +94,36 @@ func New[CR Object[CR]](cfg Config[CR]) (*Reconciler[CR], error) {
 // bind takes from mgr what a pass needs: its clients, scheme and recorder,
 // the resource's kind, the object engine and the orphan cleaner.
 func (r *Reconciler[CR]) bind(mgr manager.Manager) error {
+	return r.bindTo(binding{
+		client:    mgr.GetClient(),
+		apiReader: mgr.GetAPIReader(),
+		scheme:    mgr.GetScheme(),
+		log:       mgr.GetLogger(),
+		recorder:  mgr.GetEventRecorder(r.cfg.Name),
+	})
+}
+
+// binding is what a reconciler reads, writes and records through: a
+// manager's, or a cluster in memory (SetupOffline).
+type binding struct {
+	client    client.Client
+	apiReader client.Reader
+	scheme    *runtime.Scheme
+	log       logr.Logger
+	recorder  recorder.EventRecorder
+}
+
+func (r *Reconciler[CR]) bindTo(b binding) error {
 	cfg := r.cfg
-	gvk, err := apiutil.GVKForObject(cfg.For, mgr.GetScheme())
+	gvk, err := apiutil.GVKForObject(cfg.For, b.scheme)
 	if err != nil {
 		return fmt.Errorf("reconciler.Config.For: the manager's scheme does not know %T: %w", cfg.For, err)
 	}
 	engineOpts := cfg.Apply
-	engineOpts.Reader = mgr.GetAPIReader()
+	engineOpts.Reader = b.apiReader
 	engineOpts.Kinds = r.managedKinds()
 	engineOpts.Clock = cfg.Clock
-	engine, err := apply.New(cfg.Name, mgr.GetClient(), engineOpts)
+	engine, err := apply.New(cfg.Name, b.client, engineOpts)
 	if err != nil {
 		return fmt.Errorf("reconciler.Config.Apply: %w", err)
 	}
@@ -110,18 +133,18 @@ func (r *Reconciler[CR]) bind(mgr manager.Manager) error {
 	orphanOpts.Clock = cfg.Clock
 	// The cleaner reads the managed kinds from the informers the engine
 	// reads them from.
-	cleanerClient := apply.InformerClient(mgr.GetClient(), engineOpts.Kinds)
-	cleaner, err := orphan.NewCleaner(cleanerClient, mgr.GetAPIReader(), orphanOpts)
+	cleanerClient := apply.InformerClient(b.client, engineOpts.Kinds)
+	cleaner, err := orphan.NewCleaner(cleanerClient, b.apiReader, orphanOpts)
 	if err != nil {
 		return fmt.Errorf("reconciler.Config.Orphan: %w", err)
 	}
 	orphanOpts.Registerer = prometheus.NewRegistry()
-	if r.planCleaner, err = orphan.NewCleaner(client.NewDryRunClient(cleanerClient), mgr.GetAPIReader(), orphanOpts); err != nil {
+	if r.planCleaner, err = orphan.NewCleaner(client.NewDryRunClient(cleanerClient), b.apiReader, orphanOpts); err != nil {
 		return fmt.Errorf("reconciler.Config.Orphan: %w", err)
 	}
-	r.client, r.apiReader, r.scheme = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetScheme()
-	r.log = mgr.GetLogger().WithValues("controller", cfg.Name)
-	r.recorder = mgr.GetEventRecorder(cfg.Name)
+	r.client, r.apiReader, r.scheme = b.client, b.apiReader, b.scheme
+	r.log = b.log.WithValues("controller", cfg.Name)
+	r.recorder = b.recorder
 	r.engine, r.cleaner = engine, cleaner
 	r.gvk, r.kind = gvk, gvk.Kind
 	return nil

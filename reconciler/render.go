@@ -27,10 +27,12 @@ type Rendering struct {
 // later pass. Like Plan it runs no hooks and refuses a resource in a
 // namespace the operator does not manage. The error joins every failure
 // the pass would meet; the scopes rendered before one are returned with
-// it.
+// it. On a reconciler set up with SetupOffline it reads nothing from a
+// cluster: the resource and what it depends on come from the objects
+// given there.
 func (r *Reconciler[CR]) Render(ctx context.Context, cr CR) ([]Rendering, error) {
 	if r.engine == nil {
-		return nil, errors.New("product reconciler: neither SetupWithManager nor SetupForPlanning was called")
+		return nil, errors.New("product reconciler: none of SetupWithManager, SetupForPlanning and SetupOffline was called")
 	}
 	planned, _, err := r.planTarget(ctx, cr)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -12,18 +13,19 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"sigs.k8s.io/controller-runtime/pkg/builder"
-
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/offline"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
@@ -192,4 +194,25 @@ func (r *Reconciler[CR]) SetupForPlanning(mgr ctrl.Manager) error {
 		return errors.New("reconciler: set up already")
 	}
 	return r.bind(mgr)
+}
+
+// SetupOffline binds the reconciler to a cluster that exists only in
+// memory, for Render alone: no API server is asked anything. Every read a
+// pass makes finds the given objects and nothing else — the resource's
+// status as the copy of it among objects has it (none: a new resource),
+// its dependencies (the Secrets and ConfigMaps it references, the
+// resources it depends on) and the product's own reads. scheme must know
+// every object's kind; two objects of one kind and name are refused. Plan
+// needs a cluster and fails on a reconciler set up this way. It may be
+// called once, instead of SetupWithManager or SetupForPlanning.
+func (r *Reconciler[CR]) SetupOffline(scheme *runtime.Scheme, objects ...client.Object) error {
+	if r.engine != nil {
+		return errors.New("reconciler: set up already")
+	}
+	c, err := offline.New(scheme, objects)
+	if err != nil {
+		return fmt.Errorf("reconciler: the offline cluster: %w", err)
+	}
+	r.offline = true
+	return r.bindTo(binding{client: c.Client, apiReader: c.Client, scheme: scheme, log: logr.Discard(), recorder: c.Recorder})
 }

@@ -49,6 +49,9 @@ type example struct {
 	// samples holds the sample files, applied in order.
 	samples fs.FS
 	files   []string
+	// missing is what an offline rendering of the sample without its
+	// first file (what it references) names as missing.
+	missing string
 	// volumes is how many persistent volumes the sample claims.
 	volumes int
 	// converged is the sample's awaited state.
@@ -72,6 +75,7 @@ var examples = []example{
 		crds:       kafkaapi.CRDs,
 		samples:    kafkasamples.Files,
 		files:      []string{"dependencies.yaml", "kafkacluster.yaml"},
+		missing:    "events-credentials",
 		volumes:    6,
 		converged:  kafkaAvailable,
 		kind:       "KafkaCluster",
@@ -83,6 +87,7 @@ var examples = []example{
 		crds:       websiteapi.CRDs,
 		samples:    websitesamples.Files,
 		files:      []string{"dependencies.yaml", "website.yaml"},
+		missing:    "home-admin-password",
 		converged:  websiteReady,
 		kind:       "Website",
 	},

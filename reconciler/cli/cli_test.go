@@ -79,6 +79,8 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 	}{
 		{"unknown field", []string{"plan", "-f", file("typo.yaml")}, `typo.yaml, document 1: strict decoding error: unknown field "spec.rolez"`},
 		{"another kind", []string{"plan", "-f", file("kind.yaml")}, "kind.yaml, document 1: kind ConfigMap v1 is not the one this operator manages (testCluster test.opkit.dev/v1)"},
+		{"a kind the operator does not know, offline", []string{"template", "-f", file("kind.yaml")}, "kind.yaml, document 1: kind ConfigMap v1 is not one this operator knows"},
+		{"the second file", []string{"plan", "-f", file("ns.yaml"), "-f", file("typo.yaml")}, `typo.yaml, document 1: strict decoding error: unknown field "spec.rolez"`},
 		{"wrong type in a later document", []string{"template", "-f", file("second.yaml")}, "second.yaml, document 2:"},
 		{"no name", []string{"plan", "-f", file("noname.yaml")}, "noname.yaml, document 1: metadata.name is required"},
 		{"namespace contradicted", []string{"plan", "-n", "b", "-f", file("ns.yaml")}, `metadata.namespace "a" contradicts --namespace "b"`},
@@ -107,6 +109,21 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 				t.Errorf("exit %d, output %q, errors %q; want exit 2, no output and an error with %q", code, stdout.String(), stderr.String(), tc.want)
 			}
 		})
+	}
+}
+
+// An offline template reads no kubeconfig, so naming one without
+// --cluster is a mistake the command points out.
+func TestOfflineTemplateRefusesAKubeconfig(t *testing.T) {
+	r, err := reconciler.New(reconciler.Config[*testCluster]{Name: "test.opkit.dev", For: &testCluster{}, Roles: noRoles{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli.ForProduct(r, cli.Options{Name: "op", Scheme: scheme(), Stdout: &stdout, Stderr: &stderr}).
+		Run(t.Context(), []string{"template", "-f", "x.yaml", "--kubeconfig", "k"})
+	if want := "--kubeconfig and --context need --cluster"; code != cli.ExitError || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, errors %q; want exit 2 and an error with %q", code, stderr.String(), want)
 	}
 }
 

@@ -87,11 +87,31 @@ func (c *Command) run(ctx context.Context, args []string) (int, error) {
 	}
 }
 
+// fileList is the files of repeated -f flags.
+type fileList []string
+
+// String joins the files.
+func (l *fileList) String() string { return strings.Join(*l, ",") }
+
+// Set adds a file.
+func (l *fileList) Set(v string) error {
+	if v == "" {
+		return errors.New("an empty file name")
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+// label names the files in an error about them all.
+func (l fileList) label() string { return strings.Join(l, ", ") }
+
 // flags are a command's settings.
 type flags struct {
-	file, output        string
+	files               fileList
+	output              string
 	kubeconfig, context string
 	namespace           string
+	cluster             bool
 	timeout             time.Duration
 	names               []string
 }
@@ -101,8 +121,11 @@ func (c *Command) parse(cmd string, args []string) (flags, error) {
 	fs := flag.NewFlagSet(c.opts.Name+" "+cmd, flag.ContinueOnError)
 	fs.SetOutput(c.opts.Stderr)
 	if cmd != "status" {
-		fs.StringVar(&f.file, "f", "", "the file holding the resource (YAML or JSON, several documents allowed); - reads standard input")
-		fs.StringVar(&f.file, "filename", "", "same as -f")
+		fs.Var(&f.files, "f", "a file holding the resource (YAML or JSON, several documents allowed); - reads standard input; may be repeated")
+		fs.Var(&f.files, "filename", "same as -f")
+	}
+	if cmd == "template" {
+		fs.BoolVar(&f.cluster, "cluster", false, "read the resource's status, references and lookups from the cluster, as the operator does (needs read rights); without it nothing but the file is read")
 	}
 	if cmd != "template" {
 		fs.StringVar(&f.output, "o", "", "output format: empty for text, json")
@@ -129,7 +152,7 @@ func (c *Command) parse(cmd string, args []string) (flags, error) {
 		return f, errors.New("status: name the resource: status NAME")
 	case cmd != "status" && len(f.names) > 0:
 		return f, fmt.Errorf("%s: unexpected argument %q: the resource comes from -f", cmd, f.names[0])
-	case cmd != "status" && f.file == "":
+	case cmd != "status" && len(f.files) == 0:
 		return f, fmt.Errorf("%s: -f is required", cmd)
 	case f.output != "" && f.output != "json":
 		return f, fmt.Errorf("%s: -o %q: the output is text (no -o) or json", cmd, f.output)
@@ -137,13 +160,15 @@ func (c *Command) parse(cmd string, args []string) (flags, error) {
 		return f, fmt.Errorf("%s: --timeout must be positive", cmd)
 	case c.opts.RESTConfig != nil && (f.kubeconfig != "" || f.context != ""):
 		return f, fmt.Errorf("%s: --kubeconfig and --context are not accepted: this program names its cluster itself", cmd)
+	case cmd == "template" && !f.cluster && (f.kubeconfig != "" || f.context != ""):
+		return f, fmt.Errorf("%s: --kubeconfig and --context need --cluster: without it the file alone is read", cmd)
 	}
 	return f, nil
 }
 
 var about = map[string]string{
 	"plan":     "show what the operator's next passes would do for the resource in a file, as a diff per object; writes nothing (server-side dry runs). Exit 0: no changes, 1: changes, 2: error",
-	"template": "print the objects the operator's next pass would apply for the resource in a file, as YAML; sends no write and no dry run",
+	"template": "print the objects the operator's next pass would apply for the resource in a file, as YAML. Offline unless --cluster: the resource renders as a new one, and its references and lookups find the file's other documents alone; sends no write and no dry run",
 	"status":   "print a resource's conditions and the objects its status records",
 }
 

@@ -31,6 +31,10 @@ func (c comp[T]) managerOptions() (cache.Options, client.Options) { return c.r.M
 
 func (c comp[T]) setupForPlanning(mgr manager.Manager) error { return c.r.SetupForPlanning(mgr) }
 
+func (c comp[T]) setupOffline(scheme *runtime.Scheme, objects []client.Object) error {
+	return c.r.SetupOffline(scheme, objects...)
+}
+
 func (c comp[T]) permissions(scheme *runtime.Scheme, resolver rbac.Resolver) (rbac.Permissions, error) {
 	return c.r.Permissions(scheme, resolver)
 }

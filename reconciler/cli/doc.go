@@ -4,12 +4,14 @@
 //
 //	kafka plan -f cluster.yaml      # what the next passes would write, as diffs
 //	kafka plan -f cluster.yaml -o json
-//	kafka template -f cluster.yaml  # the objects a pass would apply
+//	kafka template -f deps.yaml -f cluster.yaml  # the objects a pass would apply, offline
+//	kafka template --cluster -f cluster.yaml     # the same, reading the cluster
 //	kafka status my-cluster         # conditions and inventory of a resource
 //
 // The commands run with the user's kubeconfig, not the operator's
 // identity, and write nothing: plan sends server-side dry runs
-// (dryRun=All), template and status read only. ForProduct and
+// (dryRun=All), template --cluster and status read only, and template
+// alone reads nothing but its files (the reconciler's SetupOffline). ForProduct and
 // ForComponent build the commands of a product or a component reconciler;
 // Command.Handles tells main whether its arguments name one of them.
 //

@@ -42,70 +42,107 @@ func (e *InputError) Error() string {
 // Unwrap returns Err.
 func (e *InputError) Unwrap() error { return e.Err }
 
-// load reads the resources of the file f names, each decoded strictly
-// into the reconciled type and given a namespace.
-func (c *Command) load(f flags, defaultNamespace string) ([]client.Object, error) {
-	data, err := readFile(f.file)
-	if err != nil {
-		return nil, &InputError{File: f.file, Err: err}
-	}
+// load reads the resources of the files f names, each decoded strictly
+// into the reconciled type and given a namespace. With withOthers, the
+// documents of other kinds the scheme knows are decoded as strictly and
+// returned apart (an offline rendering's cluster); without, they are
+// refused.
+func (c *Command) load(f flags, defaultNamespace string, withOthers bool) (resources, others []client.Object, err error) {
 	proto, err := c.t.newObject()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	want, err := apiutil.GVKForObject(proto, c.opts.Scheme)
 	if err != nil {
-		return nil, fmt.Errorf("cli.Options.Scheme does not know %T: %w", proto, err)
+		return nil, nil, fmt.Errorf("cli.Options.Scheme does not know %T: %w", proto, err)
 	}
 	decoder := serializer.NewCodecFactory(c.opts.Scheme, serializer.EnableStrict).UniversalDeserializer()
+	for _, file := range f.files {
+		objs, err := c.loadFile(file, decoder, want, withOthers, f.namespace, defaultNamespace)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, o := range objs {
+			if o.ours {
+				resources = append(resources, o.obj)
+			} else {
+				others = append(others, o.obj)
+			}
+		}
+	}
+	if len(resources) == 0 {
+		return nil, nil, &InputError{File: f.files.label(), Err: fmt.Errorf("holds no %s", want.Kind)}
+	}
+	return resources, others, nil
+}
+
+// document is one decoded document of a file.
+type document struct {
+	obj  client.Object
+	ours bool // of the reconciled kind
+}
+
+// loadFile decodes every document of file.
+func (c *Command) loadFile(file string, decoder runtime.Decoder, want schema.GroupVersionKind, withOthers bool,
+	flagNamespace, defaultNamespace string) ([]document, error) {
+	data, err := readFile(file)
+	if err != nil {
+		return nil, &InputError{File: file, Err: err}
+	}
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var out []client.Object
+	var out []document
 	for doc := 1; ; doc++ {
 		raw, err := reader.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, &InputError{File: f.file, Document: doc, Err: err}
+			return nil, &InputError{File: file, Document: doc, Err: err}
 		}
 		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
 			doc--
 			continue
 		}
-		obj, err := decodeOne(decoder, raw, want)
+		obj, ours, err := c.decodeOne(decoder, raw, want, withOthers)
 		if err != nil {
-			return nil, &InputError{File: f.file, Document: doc, Err: err}
+			return nil, &InputError{File: file, Document: doc, Err: err}
 		}
-		if err := placeIn(obj, f.namespace, defaultNamespace); err != nil {
-			return nil, &InputError{File: f.file, Document: doc, Err: err}
+		if err := placeIn(obj, flagNamespace, defaultNamespace); err != nil {
+			return nil, &InputError{File: file, Document: doc, Err: err}
 		}
-		out = append(out, obj)
-	}
-	if len(out) == 0 {
-		return nil, &InputError{File: f.file, Err: fmt.Errorf("holds no %s", want.Kind)}
+		out = append(out, document{obj: obj, ours: ours})
 	}
 	return out, nil
 }
 
-// decodeOne decodes one document, refusing another kind and any field the
-// type does not have.
-func decodeOne(decoder runtime.Decoder, raw []byte, want schema.GroupVersionKind) (client.Object, error) {
+// decodeOne decodes one document, refusing any field its type does not
+// have, and reports whether it is of the reconciled kind. A document of
+// another kind is refused unless others are allowed and the scheme knows
+// its kind.
+func (c *Command) decodeOne(decoder runtime.Decoder, raw []byte, want schema.GroupVersionKind, others bool) (client.Object, bool, error) {
 	var tm metav1.TypeMeta
 	if err := yaml.Unmarshal(raw, &tm); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	if got := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind); got != want {
-		return nil, fmt.Errorf("kind %s is not the one this operator manages (%s)", gvkString(got), gvkString(want))
+	gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
+	switch {
+	case gvk == want:
+	case gvk.Kind == "":
+		return nil, false, fmt.Errorf("kind %s", gvkString(gvk))
+	case !others:
+		return nil, false, fmt.Errorf("kind %s is not the one this operator manages (%s)", gvkString(gvk), gvkString(want))
+	case !c.opts.Scheme.Recognizes(gvk):
+		return nil, false, fmt.Errorf("kind %s is not one this operator knows (its scheme has no such kind)", gvkString(gvk))
 	}
 	obj, _, err := decoder.Decode(raw, nil, nil)
 	if err != nil {
-		return nil, err // a strict decoding error names each unknown or duplicate field by path
+		return nil, false, err // a strict decoding error names each unknown or duplicate field by path
 	}
 	co, ok := obj.(client.Object)
 	if !ok {
-		return nil, fmt.Errorf("%T is not an object", obj)
+		return nil, false, fmt.Errorf("%T is not an object", obj)
 	}
-	return co, nil
+	return co, gvk == want, nil
 }
 
 func gvkString(gvk schema.GroupVersionKind) string {

@@ -49,7 +49,7 @@ func (c *Command) connect(ctx context.Context, f flags) ([]client.Object, error)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := c.load(f, ns)
+	objs, _, err := c.load(f, ns, false)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (c *Command) connect(ctx context.Context, f flags) ([]client.Object, error)
 	}
 	slices.Sort(namespaces)
 	if namespaces = slices.Compact(namespaces); len(namespaces) > 1 {
-		return nil, &InputError{File: f.file, Err: fmt.Errorf("the resources are in %d namespaces (%s): give one namespace's at a time",
+		return nil, &InputError{File: f.files.label(), Err: fmt.Errorf("the resources are in %d namespaces (%s): give one namespace's at a time",
 			len(namespaces), strings.Join(namespaces, ", "))}
 	}
 	return objs, c.start(ctx, rc, namespaces[0])

@@ -30,6 +30,10 @@ func (p product[CR]) managerOptions() (cache.Options, client.Options) { return p
 
 func (p product[CR]) setupForPlanning(mgr manager.Manager) error { return p.r.SetupForPlanning(mgr) }
 
+func (p product[CR]) setupOffline(scheme *runtime.Scheme, objects []client.Object) error {
+	return p.r.SetupOffline(scheme, objects...)
+}
+
 func (p product[CR]) permissions(scheme *runtime.Scheme, resolver rbac.Resolver) (rbac.Permissions, error) {
 	return p.r.Permissions(scheme, resolver)
 }

@@ -24,6 +24,7 @@ type target interface {
 	newObject() (client.Object, error)
 	managerOptions() (cache.Options, client.Options)
 	setupForPlanning(mgr manager.Manager) error
+	setupOffline(scheme *runtime.Scheme, objects []client.Object) error
 	permissions(scheme *runtime.Scheme, resolver rbac.Resolver) (rbac.Permissions, error)
 	plan(ctx context.Context, obj client.Object) (report, error)
 	render(ctx context.Context, obj client.Object) ([]rendered, []string, error)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,13 +15,23 @@ import (
 
 // template prints the objects the next pass would apply for each
 // resource of the file, as a YAML stream; each document is preceded by a
-// comment naming its resource and scope.
+// comment naming its resource and scope. Offline (no --cluster) the
+// reconciler reads the file's other documents and nothing else. A
+// rendering that fails prints no object at all: a part of a set piped to
+// kubectl apply would be applied as if it were the whole.
 func (c *Command) template(ctx context.Context, f flags) error {
-	objs, err := c.connect(ctx, f)
+	var objs []client.Object
+	var err error
+	if f.cluster {
+		objs, err = c.connect(ctx, f)
+	} else {
+		objs, err = c.offline(f)
+	}
 	if err != nil {
 		return err
 	}
-	w := &textWriter{w: c.opts.Stdout}
+	var buf bytes.Buffer
+	w := &textWriter{w: &buf}
 	var errs []error
 	for _, obj := range objs {
 		key := client.ObjectKeyFromObject(obj)
@@ -45,7 +56,25 @@ func (c *Command) template(ctx context.Context, f flags) error {
 			w.printf("# warning %s: %s\n", key, oneLine(m))
 		}
 	}
-	return errors.Join(append(errs, w.err)...)
+	if err := errors.Join(append(errs, w.err)...); err != nil {
+		return err
+	}
+	_, err = c.opts.Stdout.Write(buf.Bytes())
+	return err
+}
+
+// offline loads the file's resources and sets the reconciler up with the
+// file's other documents as its cluster. A resource that names no
+// namespace is in --namespace's, else in "default": no kubeconfig is read.
+func (c *Command) offline(f flags) ([]client.Object, error) {
+	resources, others, err := c.load(f, orDefault(f.namespace), true)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.t.setupOffline(c.opts.Scheme, others); err != nil {
+		return nil, &InputError{File: f.files.label(), Err: err}
+	}
+	return resources, nil
 }
 
 // manifest is obj as YAML with its apiVersion and kind, without the empty

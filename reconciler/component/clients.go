@@ -36,6 +36,10 @@ func (r *Reconciler[T]) clients(comp T) (*target, client.Client, error) {
 		return nil, nil, err
 	}
 	tgt, local := r.local, r.client
+	if r.offline {
+		// Nothing is contacted: lookups read the objects in memory.
+		return tgt, local, nil
+	}
 	if user != "" || len(groups) > 0 {
 		if imp := r.config.Impersonate; imp.UserName != "" || len(imp.Groups) > 0 || imp.UID != "" {
 			return nil, nil, failure.Invalid(failure.AuthorOperator, "manager configuration",

@@ -70,6 +70,9 @@ func (p Plan) HasChanges() bool { return p.Objects.HasChanges() }
 // metadata.namespace. The error joins every failure (references, the render, a
 // refused dry run): a plan with an error is not complete.
 func (r *Reconciler[T]) Plan(ctx context.Context, comp T) (Plan, error) {
+	if err := r.online(); err != nil {
+		return Plan{}, err
+	}
 	p, out, err := r.planPass(ctx, comp)
 	if err != nil || p == nil {
 		return out, err
@@ -83,6 +86,9 @@ func (r *Reconciler[T]) Plan(ctx context.Context, comp T) (Plan, error) {
 // PlanDelete tells what deleting comp would do to its objects, writing
 // nothing: the deletes in delete order, as apply.Engine.PlanDelete says.
 func (r *Reconciler[T]) PlanDelete(ctx context.Context, comp T) (Plan, error) {
+	if err := r.online(); err != nil {
+		return Plan{}, err
+	}
 	p, out, err := r.planPass(ctx, comp)
 	if err != nil || p == nil {
 		return out, err
@@ -90,15 +96,26 @@ func (r *Reconciler[T]) PlanDelete(ctx context.Context, comp T) (Plan, error) {
 	return r.planDeletion(ctx, p, out)
 }
 
+// online refuses a plan on a reconciler set up offline: its dry runs need
+// an API server.
+func (r *Reconciler[T]) online() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.offline {
+		return errors.New("component reconciler: set up offline: a plan needs a cluster (SetupForPlanning)")
+	}
+	return nil
+}
+
 // planPass starts the pass a plan follows: comp with the live
 // component's identity and status. A nil pass means the plan is out
 // already (the component is suspended).
 func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, error) {
 	r.mu.Lock()
-	ready := r.ready || r.planOnly
+	ready := r.ready || r.planOnly || r.offline
 	r.mu.Unlock()
 	if !ready {
-		return nil, Plan{}, errors.New("component reconciler: neither SetupWithManager nor SetupForPlanning was called")
+		return nil, Plan{}, errors.New("component reconciler: none of SetupWithManager, SetupForPlanning and SetupOffline was called")
 	}
 	key := client.ObjectKeyFromObject(comp)
 	out := Plan{Component: key}

@@ -47,6 +47,7 @@ type Reconciler[T Component] struct {
 	mu        sync.Mutex
 	ready     bool
 	planOnly  bool // set by SetupForPlanning: Plan works, Reconcile does not
+	offline   bool // set by SetupOffline: Render works, against objects in memory
 	client    client.Client
 	apiReader client.Reader
 	scheme    *runtime.Scheme

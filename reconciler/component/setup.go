@@ -7,8 +7,11 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -20,9 +23,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/offline"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
@@ -79,7 +84,7 @@ func (r *Reconciler[T]) SetupWithManager(ctx context.Context, mgr ctrl.Manager) 
 func (r *Reconciler[T]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl.Manager, blder *builder.Builder) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ready || r.planOnly {
+	if r.ready || r.planOnly || r.offline {
 		return errors.New("component reconciler: set up already")
 	}
 	if err := r.bind(mgr); err != nil {
@@ -140,31 +145,60 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl
 // clients, scheme, recorder and discovery, metrics, and the cache of
 // remote and impersonated targets.
 func (r *Reconciler[T]) bind(mgr ctrl.Manager) error {
-	obj, _ := newObject[T]()
-	gvk, err := apiutil.GVKForObject(obj, mgr.GetScheme())
-	if err != nil {
-		return fmt.Errorf("component reconciler: the manager's scheme does not know %T: %w", obj, err)
-	}
 	dc, err := discovery.NewDiscoveryClientForConfigAndClient(mgr.GetConfig(), mgr.GetHTTPClient())
 	if err != nil {
 		return fmt.Errorf("component reconciler: building the discovery client: %w", err)
+	}
+	err = r.bindTo(binding{
+		client:    mgr.GetClient(),
+		apiReader: mgr.GetAPIReader(),
+		scheme:    mgr.GetScheme(),
+		config:    mgr.GetConfig(),
+		log:       mgr.GetLogger(),
+		recorder:  mgr.GetEventRecorder(r.name),
+		discovery: newCachedDiscovery(dc),
+	})
+	if err != nil {
+		return err
+	}
+	return mgr.Add(r.targets)
+}
+
+// binding is what a reconciler reads, writes and records through: a
+// manager's, or a cluster in memory (SetupOffline), which has no config
+// and no discovery.
+type binding struct {
+	client    client.Client
+	apiReader client.Reader
+	scheme    *runtime.Scheme
+	config    *rest.Config
+	log       logr.Logger
+	recorder  recorder.EventRecorder
+	discovery discovery.CachedDiscoveryInterface
+}
+
+func (r *Reconciler[T]) bindTo(b binding) error {
+	obj, _ := newObject[T]()
+	gvk, err := apiutil.GVKForObject(obj, b.scheme)
+	if err != nil {
+		return fmt.Errorf("component reconciler: the manager's scheme does not know %T: %w", obj, err)
 	}
 	if r.metrics, err = newMetrics(); err != nil {
 		return fmt.Errorf("component reconciler: registering metrics: %w", err)
 	}
 	r.gvk = gvk
-	r.client, r.apiReader, r.scheme, r.config = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetScheme(), mgr.GetConfig()
-	r.log = mgr.GetLogger().WithValues("controller", r.name)
-	r.recorder = mgr.GetEventRecorder(r.name)
-	r.discovery = newCachedDiscovery(dc)
+	r.client, r.apiReader, r.scheme, r.config = b.client, b.apiReader, b.scheme, b.config
+	r.log = b.log.WithValues("controller", r.name)
+	r.recorder = b.recorder
+	r.discovery = b.discovery
 	r.local = &target{client: r.client, reader: r.apiReader, discovery: r.discovery, recorder: r.recorder, cached: true, close: func() {}}
 	scheme := r.opts.TargetScheme
 	if scheme == nil {
-		scheme = mgr.GetScheme()
+		scheme = b.scheme
 	}
 	r.targets = newTargetCache(r.opts.MaxTargetClients, scheme, r.name)
-	r.records = newRecords(r.name, gvk.Kind, r.client, r.apiReader, mgr.GetScheme())
-	return mgr.Add(r.targets)
+	r.records = newRecords(r.name, gvk.Kind, r.client, r.apiReader, b.scheme)
+	return nil
 }
 
 // forPredicate is componentChanged, and with sharding also a requested
@@ -243,7 +277,7 @@ func statusLost(o, n client.Object) bool {
 func (r *Reconciler[T]) SetupForPlanning(mgr ctrl.Manager) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ready || r.planOnly {
+	if r.ready || r.planOnly || r.offline {
 		return errors.New("component reconciler: set up already")
 	}
 	if err := r.bind(mgr); err != nil {
@@ -258,5 +292,35 @@ func (r *Reconciler[T]) SetupForPlanning(mgr ctrl.Manager) error {
 	}
 	r.deps = refs.NewData(versions, r.apiReader)
 	r.planOnly = true
+	return nil
+}
+
+// SetupOffline binds the reconciler to a cluster that exists only in
+// memory, for Render alone: no API server is asked anything, so a
+// component renders without a cluster, as a chart does with helm
+// template. Every read finds the given objects and nothing else: the
+// component's status and render record as objects hold them (none: a new
+// component, rendered afresh, so random values are new), its references
+// and what templates look up. The component's target (a kubeconfig, an
+// impersonated user) is not contacted, and generators get no discovery:
+// they use their default capabilities. scheme must know every object's
+// kind; two objects of one kind and name are refused. Plan and PlanDelete
+// need a cluster and fail on a reconciler set up this way. It may be
+// called once, instead of SetupWithManager or SetupForPlanning.
+func (r *Reconciler[T]) SetupOffline(scheme *runtime.Scheme, objects ...client.Object) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ready || r.planOnly || r.offline {
+		return errors.New("component reconciler: set up already")
+	}
+	c, err := offline.New(scheme, objects)
+	if err != nil {
+		return fmt.Errorf("component reconciler: the offline cluster: %w", err)
+	}
+	if err := r.bindTo(binding{client: c.Client, apiReader: c.Client, scheme: scheme, log: logr.Discard(), recorder: c.Recorder}); err != nil {
+		return err
+	}
+	r.deps = refs.NewData(nil, r.apiReader)
+	r.offline = true
 	return nil
 }

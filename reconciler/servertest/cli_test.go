@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,6 +59,12 @@ func writeFile(t *testing.T, cr *sampleCluster) string {
 	}
 	return path
 }
+
+// uids are the UIDs of owner references: the live resource's, or the one a
+// rendering of a resource not created yet stands in with.
+var uids = regexp.MustCompile(`uid: [0-9a-f-]{36}`)
+
+func withoutUIDs(s string) string { return uids.ReplaceAllString(s, "uid: UID") }
 
 // requireNoWrite fails when any write but a dry run (or, with none set,
 // any write at all) was sent.
@@ -147,11 +154,20 @@ func TestCommandLinePlansRendersAndShows(t *testing.T) {
 		t.Errorf("plan -o json (complete %v), changed fields (-want +got):\n%s", plans.Complete, diff)
 	}
 
-	code, out, errs, writes = cliRun(t, rc, ns, "template", "-f", file)
+	code, out, errs, writes = cliRun(t, rc, ns, "template", "--cluster", "-f", file)
 	if code != cli.ExitNoChanges {
 		t.Fatalf("template exited %d:\n%s", code, errs)
 	}
 	requireNoWrite(t, writes, false)
+	// Offline, against a cluster that does not answer, the file alone
+	// renders to the same objects.
+	code, offline, errs, _ := cliRun(t, &rest.Config{Host: "http://127.0.0.1:1"}, ns, "template", "-f", file)
+	if code != cli.ExitNoChanges {
+		t.Fatalf("template offline exited %d:\n%s", code, errs)
+	}
+	if diff := cmp.Diff(withoutUIDs(out), withoutUIDs(offline)); diff != "" {
+		t.Errorf("template offline differs from template --cluster (-cluster +offline):\n%s", diff)
+	}
 	var sts struct {
 		Kind string
 		Spec struct{ Replicas int }

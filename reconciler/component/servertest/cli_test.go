@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opkit-dev/opkit/reconciler/cli"
@@ -21,17 +23,21 @@ import (
 // its state and inventory. Nothing but dry runs is sent.
 func TestShopCommandLine(t *testing.T) {
 	f := newShopPlanProof(t, shop.ShopSpec{Message: "welcome", Replicas: 1})
+	newReconciler := func() *component.Reconciler[*shop.Shop] {
+		t.Helper()
+		r, err := component.New[*shop.Shop](f.op.name, shopGenerator(t), component.Options{Kinds: shopKinds, Namespaces: []string{f.key.Namespace}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	run := func(args ...string) (int, string, string, []apicount.Write) {
 		t.Helper()
 		writes := apicount.NewWriteLog()
 		rc := env.Require(t).RESTConfig()
 		rc.Wrap(writes.WrapTransport)
-		r, err := component.New[*shop.Shop](f.op.name, shopGenerator(t), component.Options{Kinds: shopKinds, Namespaces: []string{f.key.Namespace}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var stdout, stderr bytes.Buffer
-		code := cli.ForComponent(r, cli.Options{Name: "shop", Scheme: testScheme(), RESTConfig: rc, Stdout: &stdout, Stderr: &stderr}).
+		code := cli.ForComponent(newReconciler(), cli.Options{Name: "shop", Scheme: testScheme(), RESTConfig: rc, Stdout: &stdout, Stderr: &stderr}).
 			Run(t.Context(), args)
 		for _, w := range writes.Writes() {
 			if w.DryRun != "All" && w.Resource != "selfsubjectaccessreviews" {
@@ -77,9 +83,24 @@ func TestShopCommandLine(t *testing.T) {
 		}
 	}
 
-	code, out, errs, writes := run("template", "-n", ns, "-f", file(scaled))
+	code, out, errs, writes := run("template", "--cluster", "-n", ns, "-f", file(scaled))
 	if code != cli.ExitNoChanges {
 		t.Fatalf("template: exit %d:\n%s", code, errs)
+	}
+	// Offline, against a cluster that does not answer, the file alone
+	// renders a shop as the cluster renders a new one (an install, at
+	// revision 1).
+	fresh := scaled.DeepCopy()
+	fresh.Name = "fresh"
+	_, installed, errs, _ := run("template", "--cluster", "-n", ns, "-f", file(fresh))
+	var offline, offErrs bytes.Buffer
+	if code := cli.ForComponent(newReconciler(), cli.Options{Name: "shop", Scheme: testScheme(),
+		RESTConfig: &rest.Config{Host: "http://127.0.0.1:1"}, Stdout: &offline, Stderr: &offErrs}).
+		Run(t.Context(), []string{"template", "-n", ns, "-f", file(fresh)}); code != cli.ExitNoChanges {
+		t.Fatalf("template offline: exit %d:\n%s", code, offErrs.String())
+	}
+	if diff := cmp.Diff(installed, offline.String()); diff != "" || !strings.Contains(installed, "name: fresh-web") {
+		t.Errorf("template offline differs from template --cluster of a new shop (-cluster +offline):\n%s%s", diff, errs)
 	}
 	for _, w := range writes {
 		if w.Resource != "selfsubjectaccessreviews" {
