@@ -87,6 +87,7 @@ require (
 	github.com/opencontainers/image-spec v1.1.1 // indirect
 	github.com/opkit-dev/opkit/apply v0.0.0 // indirect
 	github.com/opkit-dev/opkit/orphan v0.0.0 // indirect
+	github.com/opkit-dev/opkit/shard v0.0.0
 	github.com/opkit-dev/opkit/vector v0.0.0 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.24.0 // indirect
@@ -155,3 +156,5 @@ replace (
 	github.com/opkit-dev/opkit/testkit => ../testkit
 	github.com/opkit-dev/opkit/vector => ../vector
 )
+
+replace github.com/opkit-dev/opkit/shard => ../shard

@@ -37,7 +37,10 @@ import (
 //   - ConfigMaps and Secrets, watched for the declared dependencies (their
 //     names and versions only);
 //   - events, recorded (and patched when one repeats) through the events
-//     API.
+//     API;
+//   - with Config.Sharding, the cluster resource patched too: the sharding
+//     member writes the owner and drain labels on it. The member's own
+//     Leases are granted apart (rbac.ShardRules, ManifestOptions.Sharding).
 //
 // scheme must know Config.For; resolver maps kinds to resources. With
 // WorkloadRBAC, the operator must also hold every rule it grants (the API
@@ -54,6 +57,9 @@ func (r *Reconciler[CR]) Permissions(scheme *runtime.Scheme, resolver rbac.Resol
 		return rbac.Permissions{}, err
 	}
 	s.Add(namespaced, gvk.Group, []string{res}, rbac.Read...)
+	if r.cfg.Sharding != nil {
+		s.Add(namespaced, gvk.Group, []string{res}, rbac.Patch)
+	}
 	s.Add(namespaced, gvk.Group, []string{res + "/status", res + "/finalizers"}, rbac.Update)
 	applied := []string{rbac.Get, rbac.List, rbac.Watch, rbac.Create, rbac.Update}
 	for _, k := range r.managedKinds() {

@@ -23,6 +23,7 @@ import (
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/orphan"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // Plan is what the next passes over a cluster resource would do,
@@ -163,6 +164,7 @@ func (r *Reconciler[CR]) planTarget(ctx context.Context, cr CR) (CR, Plan, error
 	case apierrors.IsNotFound(err):
 		*planned.GetClusterStatus() = commonsv1alpha1.ClusterStatus{}
 		planned.SetUID(planUID)
+		shardgate.TakeOwner(planned, live) // none yet
 	case err != nil:
 		return planned, out, apierr.Classify(fmt.Errorf("reading %s %s: %w", r.kind, key, err))
 	default:
@@ -170,6 +172,7 @@ func (r *Reconciler[CR]) planTarget(ctx context.Context, cr CR) (CR, Plan, error
 		out.Deleting = live.GetDeletionTimestamp() != nil
 		*planned.GetClusterStatus() = *live.GetClusterStatus().DeepCopy()
 		planned.SetUID(cmp.Or(live.GetUID(), planUID)) // a copy held in memory may have none
+		shardgate.TakeOwner(planned, live)
 		planned.SetGeneration(live.GetGeneration())
 	}
 	return planned, out, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/internal/ignored"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // A scope is one call of the object engine with its own inventory: the
@@ -38,6 +39,7 @@ func groupOwnerID(cr Cluster, ref commonsv1alpha1.RoleGroupRef) string {
 // scope is done (applied, ready, nothing obsolete left).
 func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID string, inv *inventory.Inventory,
 	objs []client.Object, release func(inventory.Ref) bool) (bool, error) {
+	shardgate.Follow(shardgate.OwnerLabels(cr), objs)
 	for _, o := range objs {
 		if err := controllerutil.SetControllerReference(cr, o, r.scheme); err != nil {
 			return false, err

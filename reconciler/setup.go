@@ -161,6 +161,11 @@ func (r *Reconciler[CR]) managedKinds() []schema.GroupVersionKind {
 func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 	c := r.cfg
 	cacheOpts, clientOpts := apply.ManagerOptions(c.Name, r.managedKinds()...)
+	if c.Sharding != nil {
+		// The objects follow their resource's owner (scope.go): each
+		// replica caches those of its share.
+		shardgate.Narrow(cacheOpts.ByObject, c.Sharding.Selector())
+	}
 	managedBy := c.ManagedBy
 	if managedBy == "" {
 		managedBy = commonsv1alpha1.DefaultManagedBy

@@ -13,6 +13,7 @@ import (
 	"github.com/opkit-dev/opkit/api/inventory"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/generators"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // applyPass is the create/update branch of a pass, as named steps run in
@@ -200,6 +201,7 @@ func (r *Reconciler[T]) applyObjects(ctx context.Context, p *pass[T]) bool {
 		changed, epoch = r.watch.take(p.key, &st.Inventory)
 	}
 	ctx = withClients(ctx, tgt.client, p.local)
+	shardgate.Follow(shardgate.OwnerLabels(p.comp), p.objects)
 	res, err := eng.Apply(ctx, &st.Inventory, p.objects, apply.PassOptions{
 		Owner: owner, Changed: changed, InventoryLost: p.inventoryLost, Written: r.watch.wrote(p.key),
 	})

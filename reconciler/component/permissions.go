@@ -17,7 +17,8 @@ import (
 // Permissions returns what the reconciler needs from RBAC, derived from its
 // options and its component type alone:
 //
-//   - the component type: read and watched, patched (the finalizer), its
+//   - the component type: read and watched, patched (the finalizer, and
+//     with Options.Sharding the member's owner and drain labels), its
 //     status written, and its finalizers subresource (the render record is
 //     owned by the component, and an API server enforcing owner-reference
 //     permissions asks for it);
@@ -43,7 +44,9 @@ import (
 // is complete. A generator whose objects state such policies in their own
 // annotations (update-policy ssa-merge, say) needs patch on their kinds,
 // which no option says: add it. A component applied to another cluster (ClientConfiguration)
-// uses that cluster's credentials, which these rules do not cover.
+// uses that cluster's credentials, which these rules do not cover. A
+// sharding member's own Leases are granted apart (rbac.ShardRules,
+// ManifestOptions.Sharding).
 func (r *Reconciler[T]) Permissions(scheme *runtime.Scheme, resolver rbac.Resolver) (rbac.Permissions, error) {
 	var s rbac.Set
 	obj, err := newObject[T]()

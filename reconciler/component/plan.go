@@ -18,6 +18,7 @@ import (
 	"github.com/opkit-dev/opkit/api/failure/apierr"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/generators"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // Plan is what the next passes over a component would do, computed
@@ -132,6 +133,7 @@ func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, e
 	case apierrors.IsNotFound(err):
 		*planned.GetStatus() = componentv1alpha1.Status{}
 		planned.SetUID("")
+		shardgate.TakeOwner(planned, live) // none yet
 	case err != nil:
 		return nil, out, apierr.Classify(fmt.Errorf("reading component %s: %w", key, err))
 	default:
@@ -141,6 +143,7 @@ func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, e
 		planned.SetGeneration(live.GetGeneration())
 		planned.SetFinalizers(live.GetFinalizers())
 		planned.SetDeletionTimestamp(live.GetDeletionTimestamp())
+		shardgate.TakeOwner(planned, live)
 	}
 	p := r.newPass(ctx, key, planned)
 	p.deleting = !planned.GetDeletionTimestamp().IsZero()
@@ -172,6 +175,7 @@ func (r *Reconciler[T]) planApply(ctx context.Context, p *pass[T], out Plan) (Pl
 	}
 	ns, _ := placement(p.comp)
 	owner := apply.Owner{ID: ownerID(p.key), DefaultNamespace: ns, ComponentDigest: p.in.digest}
+	shardgate.Follow(shardgate.OwnerLabels(p.comp), p.objects)
 	out.Objects, err = eng.Plan(ctx, &st.Inventory, p.objects, apply.PassOptions{Owner: owner})
 	if err != nil {
 		return out, err

@@ -50,6 +50,9 @@ func (r *Reconciler[T]) ManagerOptions() (cache.Options, client.Options) {
 	cacheOpts, clientOpts := apply.ManagerOptions(r.name, r.opts.Kinds...)
 	cacheOpts.DefaultNamespaces = refs.Namespaces(r.opts.Namespaces)
 	if r.opts.Sharding != nil {
+		// The objects follow their component's owner (flow_apply.go):
+		// each replica caches those of its share.
+		shardgate.Narrow(cacheOpts.ByObject, r.opts.Sharding.Selector())
 		if obj, err := newObject[T](); err == nil {
 			cacheOpts.ByObject[obj] = cache.ByObject{Label: r.opts.Sharding.Selector()}
 		}

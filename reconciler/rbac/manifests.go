@@ -31,6 +31,12 @@ type ManifestOptions struct {
 	// LeaderElection adds the Role and RoleBinding leader election needs
 	// in Namespace.
 	LeaderElection bool
+	// Sharding adds the Role and RoleBinding a sharding member (package
+	// shard) needs for its Leases, ShardRules, in Namespace
+	// ("<Name>-shard"): the member's shard.Options.Namespace must be the
+	// operator's Namespace. The member's labels on the resources are
+	// among the reconciler's Permissions when its Sharding option is set.
+	Sharding bool
 }
 
 // LeaderElectionRules are the rules of controller-runtime's leader
@@ -42,9 +48,20 @@ func LeaderElectionRules() []rbacv1.PolicyRule {
 	return s.Permissions().Namespaced
 }
 
+// ShardRules are the rules of a sharding member (package shard) in the
+// namespace of its Leases: its own Lease read, created, renewed and
+// deleted when it leaves, the others' listed to know the ring, and a gone
+// member's deleted before its resources are taken over.
+func ShardRules() []rbacv1.PolicyRule {
+	var s Set
+	s.Add(true, "coordination.k8s.io", []string{"leases"}, Get, List, Create, Update, Delete)
+	return s.Permissions().Namespaced
+}
+
 // Manifests returns the RBAC objects that grant p to the operator's
 // ServiceAccount, in a fixed order: cluster roles and bindings, then the
-// roles and bindings of each namespace (sorted), then leader election's.
+// roles and bindings of each namespace (sorted), then leader election's,
+// then the sharding member's.
 // A bad option is an error naming the field.
 func Manifests(p Permissions, o ManifestOptions) ([]client.Object, error) {
 	if err := o.check(); err != nil {
@@ -70,6 +87,9 @@ func Manifests(p Permissions, o ManifestOptions) ([]client.Object, error) {
 	}
 	if o.LeaderElection {
 		out = append(out, roleAndBinding(o.Name+"-leader-election", o.Namespace, LeaderElectionRules(), subject)...)
+	}
+	if o.Sharding {
+		out = append(out, roleAndBinding(o.Name+"-shard", o.Namespace, ShardRules(), subject)...)
 	}
 	return out, nil
 }

@@ -73,7 +73,8 @@ func TestResolver(t *testing.T) {
 
 // A cluster-wide operator gets one ClusterRole; one restricted to
 // namespaces a Role per namespace and a ClusterRole for the cluster-scoped
-// rules alone; leader election a Role in the operator's namespace.
+// rules alone; leader election and a sharding member each a Role in the
+// operator's namespace.
 func TestManifests(t *testing.T) {
 	var s rbac.Set
 	s.Add(true, "", []string{"configmaps"}, rbac.Get)
@@ -111,6 +112,19 @@ func TestManifests(t *testing.T) {
 	}
 	if got := restricted[0].(*rbacv1.ClusterRole).Rules; len(got) != 1 || got[0].Resources[0] != "namespaces" {
 		t.Errorf("the ClusterRole of a restricted operator holds %v, want the namespaces rule alone", got)
+	}
+	sharded, err := rbac.Manifests(p, rbac.ManifestOptions{Name: "shop", ServiceAccount: "shop", Namespace: "shop-system", Sharding: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{
+		"ClusterRole /shop", "ClusterRoleBinding /shop",
+		"Role shop-system/shop-shard", "RoleBinding shop-system/shop-shard",
+	}, names(sharded)); diff != "" {
+		t.Errorf("sharded (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(rbac.ShardRules(), sharded[2].(*rbacv1.Role).Rules); diff != "" {
+		t.Errorf("the shard Role (-want +got):\n%s", diff)
 	}
 	if _, err := rbac.Manifests(p, rbac.ManifestOptions{Name: "Shop!"}); err == nil {
 		t.Error("bad options accepted")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -26,6 +28,7 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 	ns := testkit.Namespace(t, cp.Client)
 	replicas := []string{"op-0", "op-1"}
 	share := clustersPerReplica(ns, replicas, 2)
+	ring := commonsv1alpha1.LabelShardPrefix + "sample"
 
 	ops := map[string]*operator{}
 	for _, name := range replicas {
@@ -58,7 +61,7 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 	for _, name := range replicas {
 		for _, cluster := range share[name] {
 			got := waitCondition(t, cp.Client, client.ObjectKey{Namespace: ns, Name: cluster}, commonsv1alpha1.ConditionAvailable, "True", "", 2*time.Minute)
-			if owner := got.Labels[commonsv1alpha1.LabelShardPrefix+"sample"]; owner != name {
+			if owner := got.Labels[ring]; owner != name {
 				t.Errorf("cluster %s is owned by %q, want %s", cluster, owner, name)
 			}
 		}
@@ -73,6 +76,37 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 		slices.Sort(held)
 		if !slices.Equal(held, share[name]) {
 			t.Errorf("replica %s caches %v, want its share %v only", name, held, share[name])
+		}
+		// The objects follow their cluster: labelled with its owner (but
+		// for the pod template, which a move must not roll), and cached
+		// by that replica alone.
+		var want []string
+		for _, cluster := range share[name] {
+			sts := &appsv1.StatefulSet{}
+			key := client.ObjectKey{Namespace: ns, Name: cluster + "-server-default"}
+			if err := cp.Client.Get(t.Context(), key, sts); err != nil {
+				t.Fatal(err)
+			}
+			if owner := sts.Labels[ring]; owner != name {
+				t.Errorf("StatefulSet %s is labelled with owner %q, want %s", key.Name, owner, name)
+			}
+			if _, found := sts.Spec.Template.Labels[ring]; found {
+				t.Errorf("the pod template of StatefulSet %s carries the owner label", key.Name)
+			}
+			want = append(want, key.Name)
+		}
+		sets := &metav1.PartialObjectMetadataList{}
+		sets.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("StatefulSetList"))
+		if err := ops[name].client.List(t.Context(), sets, client.InNamespace(ns)); err != nil {
+			t.Fatal(err)
+		}
+		var sts []string
+		for _, s := range sets.Items {
+			sts = append(sts, s.Name)
+		}
+		slices.Sort(sts)
+		if !slices.Equal(sts, want) {
+			t.Errorf("replica %s caches the StatefulSets %v, want those of its share %v only", name, sts, want)
 		}
 	}
 }

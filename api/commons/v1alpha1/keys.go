@@ -75,7 +75,9 @@ const (
 // ReservedLabelKeys, are never copied from a cluster resource to the
 // objects built for it, sorted: the shard module's owner and drain labels
 // name the replica working on the resource at the moment, and copying
-// them would change every pod template whenever the resource moves.
+// them would change every pod template whenever the resource moves. (The
+// reconcilers set the owner label on the objects' own metadata, never on
+// a pod template.)
 func ReservedLabelPrefixes() []string {
 	return []string{LabelShardDrainPrefix, LabelShardPrefix}
 }

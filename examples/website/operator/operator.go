@@ -51,6 +51,9 @@ type Options struct {
 	// Namespaces restricts the operator to these namespaces. Empty means
 	// every namespace.
 	Namespaces []string
+	// Sharding spreads the Websites over the operator's replicas (a
+	// *shard.Member); nil means one replica reconciles them all.
+	Sharding component.Sharding
 }
 
 // Scheme returns a scheme with the built-in kinds and Website.
@@ -76,5 +79,7 @@ func New(opts Options) (*component.Reconciler[*v1alpha1.Website], error) {
 	if err != nil {
 		return nil, fmt.Errorf("website kustomization: %w", err)
 	}
-	return component.New[*v1alpha1.Website](Name, generators.Concat(chart, ops), component.Options{Kinds: Kinds(), StrictKinds: true, Namespaces: opts.Namespaces})
+	return component.New[*v1alpha1.Website](Name, generators.Concat(chart, ops), component.Options{
+		Kinds: Kinds(), StrictKinds: true, Namespaces: opts.Namespaces, Sharding: opts.Sharding,
+	})
 }

@@ -10,6 +10,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -23,6 +24,7 @@ import (
 	"github.com/opkit-dev/opkit/examples/website/operator"
 	"github.com/opkit-dev/opkit/examples/website/samples"
 	"github.com/opkit-dev/opkit/reconciler/rbac"
+	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/testkit"
 )
 
@@ -39,18 +41,27 @@ var unreachable = map[string]string{
 // the kinds of Kinds and nothing else) are enough and not more: an
 // operator acting as a ServiceAccount that holds them takes the sample
 // through its life — installed, its referenced Secret changed, upgraded,
-// deleted — without a request refused, and uses every rule. Both as a
-// cluster-wide operator and as one restricted to the sample's namespace.
+// deleted — without a request refused, and uses every rule. As a
+// cluster-wide operator, as one restricted to the sample's namespace, and
+// as a sharded replica (a shard member instead of leader election, its
+// Lease rights from ManifestOptions.Sharding) that joins the ring, claims
+// the Website and leaves.
 func TestDerivedRBACIsEnoughAndNotMore(t *testing.T) {
-	for _, mode := range []string{"cluster-wide", "namespaced"} {
+	for _, mode := range []string{"cluster-wide", "namespaced", "sharded"} {
 		t.Run(mode, func(t *testing.T) {
 			cp := env.Require(t)
 			ns := testkit.Namespace(t, cp.Client)
-			var restricted []string
-			if mode == "namespaced" {
-				restricted = []string{ns}
+			sharded := mode == "sharded"
+			opts := operator.Options{}
+			if mode != "cluster-wide" {
+				opts.Namespaces = []string{ns}
 			}
-			r, err := operator.New(operator.Options{Namespaces: restricted})
+			if sharded {
+				// The rules follow from the option being set; the
+				// member that acts comes once its identity exists.
+				opts.Sharding = newMember(t, cp.Client, ns, opts.Namespaces)
+			}
+			r, err := operator.New(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,15 +70,29 @@ func TestDerivedRBACIsEnoughAndNotMore(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg, log, opns := rbacproof.Grant(t, cp, p, rbac.ManifestOptions{
-				Name: "website-" + mode, ServiceAccount: "website-operator", Namespaces: restricted, LeaderElection: true,
+				Name: "website-" + mode, ServiceAccount: "website-operator", Namespaces: opts.Namespaces,
+				LeaderElection: !sharded, Sharding: sharded,
 			})
+			var leave func()
+			if sharded {
+				direct, err := client.New(cfg, client.Options{Scheme: operator.Scheme()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := newMember(t, direct, opns, opts.Namespaces)
+				leave = join(t, m)
+				opts.Sharding = m
+				if r, err = operator.New(opts); err != nil {
+					t.Fatal(err)
+				}
+			}
 			cacheOpts, clientOpts := r.ManagerOptions()
 			mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 				Scheme: operator.Scheme(), Cache: cacheOpts, Client: clientOpts,
 				Metrics:                 metricsserver.Options{BindAddress: "0"},
 				Logger:                  testkit.Logger(t),
 				Controller:              config.Controller{SkipNameValidation: ptr.To(true)},
-				LeaderElection:          true,
+				LeaderElection:          !sharded,
 				LeaderElectionID:        operator.Name,
 				LeaderElectionNamespace: opns,
 			})
@@ -80,8 +105,45 @@ func TestDerivedRBACIsEnoughAndNotMore(t *testing.T) {
 			stop := rbacproof.Start(t, mgr)
 			driveThroughLife(t, cp.Client, ns)
 			stop()
+			if leave != nil {
+				leave()
+			}
 			rbacproof.Check(t, log, p, unreachable)
 		})
+	}
+}
+
+// newMember returns the member "replica-0" of the ring "website", its
+// Lease in leaseNamespace, reading and writing through c.
+func newMember(t *testing.T, c client.Client, leaseNamespace string, namespaces []string) *shard.Member {
+	t.Helper()
+	m, err := shard.New(c, c, shard.Options{
+		Ring: "website", Member: "replica-0", Namespace: leaseNamespace, Namespaces: namespaces,
+		Resources:     []schema.GroupVersionKind{v1alpha1.GroupVersion.WithKind("Website")},
+		LeaseDuration: 6 * time.Second, RenewInterval: time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// join starts m and returns the function that stops it and releases its
+// Lease, once the replica's manager has stopped.
+func join(t *testing.T, m *shard.Member) (leave func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- m.Start(ctx) }()
+	return func() {
+		t.Helper()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("shard member: %v", err)
+		}
+		if err := m.Release(context.Background()); err != nil {
+			t.Errorf("releasing the shard lease: %v", err)
+		}
 	}
 }
 

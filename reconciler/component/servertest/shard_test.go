@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -69,6 +71,48 @@ func TestShardedReplicasHandOverShopsToAJoiningOne(t *testing.T) {
 			t.Errorf("replica %s caches %v, want its share %v only", name, got, shops[name])
 		}
 	}
+	// The shops' objects follow them: each carries its shop's owner, and
+	// each replica's cache holds the Deployments of its share alone.
+	for _, name := range three {
+		want := make([]string, 0, len(shops[name]))
+		for _, s := range shops[name] {
+			want = append(want, s+"-web")
+		}
+		if _, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
+			held, err := cachedDeployments(ctx, ops[name].mgr.GetClient(), ns)
+			return fmt.Sprintf("replica %s caches the Deployments %v, want %v", name, held, want), slices.Equal(held, want), err
+		}, time.Minute); err != nil {
+			t.Error(err)
+		}
+		for _, d := range want {
+			live := &appsv1.Deployment{}
+			if err := cp.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: d}, live); err != nil {
+				t.Fatal(err)
+			}
+			if live.Labels[ringLabel] != name {
+				t.Errorf("Deployment %s is labelled with owner %q, want %s", d, live.Labels[ringLabel], name)
+			}
+			if _, found := live.Spec.Template.Labels[ringLabel]; found {
+				t.Errorf("Deployment %s's pod template carries the owner label: a move would roll its pods", d)
+			}
+		}
+	}
+}
+
+// cachedDeployments lists the names of the Deployments c's cache holds in
+// ns, sorted.
+func cachedDeployments(ctx context.Context, c client.Reader, ns string) ([]string, error) {
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("DeploymentList"))
+	if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(list.Items))
+	for _, d := range list.Items {
+		out = append(out, d.Name)
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 var shopGK = schema.GroupKind{Group: shop.GroupVersion.Group, Kind: "Shop"}
