@@ -116,7 +116,11 @@ type Config[CR Object[CR]] struct {
 	// again. It also spaces the health check's pod listings: the pods of a
 	// role group whose StatefulSet has not settled are listed at most once
 	// per interval, and up to four intervals apart while none of them
-	// fails. Zero means DefaultProgressInterval.
+	// fails; and it paces the status writes that report nothing but
+	// progress (the Available and Progressing messages counting ready
+	// replicas, an object found ready): at most one per interval per
+	// resource, while any other status change is written at once and
+	// carries the progress with it. Zero means DefaultProgressInterval.
 	ProgressInterval time.Duration
 	// MaxConcurrentGroups is how many role groups of one role a pass
 	// reconciles at once (their role-group hooks then run concurrently

@@ -8,10 +8,12 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
@@ -153,11 +155,20 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 	}
 	cr.GetClusterStatus().ObservedGeneration = cr.GetGeneration()
 	r.recordEvents(p, cr, err, class)
+	key := client.ObjectKeyFromObject(cr)
+	if wait := r.pace.wait(key, p.now, r.cfg.ProgressInterval); wait > 0 && progressOnly(orig, cr) {
+		// Written with the next change that matters, or after wait.
+		p.wakeAfter(wait)
+		return r.result(p, err)
+	}
 	if werr := r.writeStatus(ctx, orig, cr); werr != nil {
 		if failure.ClassOf(werr) == failure.ClassRetriable {
 			return ctrl.Result{RequeueAfter: time.Second}, nil
 		}
 		return ctrl.Result{}, werr
+	}
+	if !equality.Semantic.DeepEqual(orig, cr) {
+		r.pace.wrote(key, p.now)
 	}
 	return r.result(p, err)
 }
@@ -192,6 +203,7 @@ func (r *Reconciler[CR]) result(p *pass, err error) (ctrl.Result, error) {
 // gone: its stale-copy record and the cleaner's metric series.
 func (r *Reconciler[CR]) forget(key types.NamespacedName) {
 	r.fresh.Forget(key)
+	r.pace.forget(key)
 	gone := r.cfg.For.DeepCopy()
 	gone.SetNamespace(key.Namespace)
 	gone.SetName(key.Name)

@@ -51,6 +51,8 @@ type Reconciler[CR Object[CR]] struct {
 	// fresh tells a cached resource older than the reconciler's own last
 	// status write.
 	fresh fresh.Versions
+	// pace spaces the status writes that only report progress.
+	pace *statusPace
 	// podChecks spaces out the pod listings of unsettled groups.
 	podChecks *podChecks
 	// serial runs the passes of one resource one at a time, also when
@@ -88,6 +90,7 @@ func New[CR Object[CR]](cfg Config[CR]) (*Reconciler[CR], error) {
 		metrics:    m,
 		vectorMemo: newAddressMemo(),
 		podChecks:  newPodChecks(cfg.Clock, cfg.ProgressInterval),
+		pace:       newStatusPace(),
 	}, nil
 }
 

@@ -1,0 +1,93 @@
+package reconciler
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/api/inventory"
+)
+
+// statusPace spaces the status writes that report nothing but a
+// rollout's progress (a message counting ready replicas, an object found
+// ready): each would be a request, and its watch event another pass. Such
+// a change is written at most once per interval of a resource; anything
+// else (a condition's status or reason, what the inventory records of a
+// write, the observed generation, the product's own fields) is written at
+// once, and brings the progress along.
+type statusPace struct {
+	mu   sync.Mutex
+	last map[types.NamespacedName]time.Time
+}
+
+func newStatusPace() *statusPace {
+	return &statusPace{last: map[types.NamespacedName]time.Time{}}
+}
+
+// wait returns how long a progress-only status write of key must wait:
+// zero when the last write of key by this process is at least interval
+// old, or unknown.
+func (s *statusPace) wait(key types.NamespacedName, now time.Time, interval time.Duration) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last, ok := s.last[key]
+	if !ok {
+		return 0
+	}
+	return max(interval-now.Sub(last), 0)
+}
+
+// wrote notes a status write of key at now.
+func (s *statusPace) wrote(key types.NamespacedName, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last[key] = now
+}
+
+// forget drops key, gone.
+func (s *statusPace) forget(key types.NamespacedName) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.last, key)
+}
+
+// progressOnly reports whether cr differs from orig in nothing but
+// progress: the messages of the Available and Progressing conditions
+// (which count ready replicas) when their status, reason and observed
+// generation are equal, and the readiness inventory items observed (their kstatus status, and a phase among Creating, Updating
+// and Ready, which moves as the object becomes ready).
+func progressOnly[CR Object[CR]](orig, cr CR) bool {
+	a, b := orig.DeepCopy(), cr.DeepCopy()
+	withoutProgress(a.GetClusterStatus())
+	withoutProgress(b.GetClusterStatus())
+	return equality.Semantic.DeepEqual(a, b)
+}
+
+func withoutProgress(st *commonsv1alpha1.ClusterStatus) {
+	for i, c := range st.Conditions {
+		if c.Type == commonsv1alpha1.ConditionAvailable || c.Type == commonsv1alpha1.ConditionProgressing {
+			st.Conditions[i].Message = ""
+		}
+	}
+	withoutReadiness(&st.Objects)
+	for i := range st.Roles {
+		withoutReadiness(&st.Roles[i].Objects)
+	}
+	for i := range st.RoleGroups {
+		withoutReadiness(&st.RoleGroups[i].Objects)
+	}
+}
+
+func withoutReadiness(inv *inventory.Inventory) {
+	for i := range inv.Items {
+		it := &inv.Items[i]
+		it.Status = ""
+		switch it.EffectivePhase() {
+		case inventory.PhaseCreating, inventory.PhaseUpdating, inventory.PhaseReady:
+			it.Phase = inventory.PhaseReady
+		}
+	}
+}
