@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"context"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -50,21 +51,24 @@ func New(scheme *runtime.Scheme, objects []client.Object) (Cluster, error) {
 		}
 		seen[key] = i
 	}
-	copies := make([]client.Object, 0, len(objects))
-	for _, o := range objects {
-		c, ok := o.DeepCopyObject().(client.Object)
+	c := fake.NewClientBuilder().WithScheme(scheme).Build()
+	for i, o := range objects {
+		cp, ok := o.DeepCopyObject().(client.Object)
 		if !ok {
 			return Cluster{}, fmt.Errorf("%T does not copy to itself", o)
 		}
 		// An object from a file of exported objects carries the
 		// version it had; in memory it starts afresh.
-		c.SetResourceVersion("")
-		if s, ok := c.(*corev1.Secret); ok {
+		cp.SetResourceVersion("")
+		if s, ok := cp.(*corev1.Secret); ok {
 			foldStringData(s)
 		}
-		copies = append(copies, c)
+		// Created one by one rather than given to the builder, which
+		// panics on an object it cannot hold.
+		if err := c.Create(context.Background(), cp); err != nil {
+			return Cluster{}, fmt.Errorf("object %d (%s): %w", i+1, client.ObjectKeyFromObject(o), err)
+		}
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(copies...).Build()
 	// A recorder without a channel drops what it is given.
 	return Cluster{Client: c, Recorder: &events.FakeRecorder{}}, nil
 }

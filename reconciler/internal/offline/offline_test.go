@@ -71,6 +71,7 @@ func TestBadObjectsAreRefused(t *testing.T) {
 	}{
 		{"twice the same", []client.Object{configMap("a", "x", ""), configMap("b", "x", ""), configMap("a", "x", "")},
 			"objects 1 and 3 are both ConfigMap a/x"},
+		{"no name", []client.Object{configMap("a", "", "")}, "object 1 (a/)"},
 		{"a kind the scheme does not know", []client.Object{configMap("a", "x", ""), &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "y"}}},
 			"object 2 (/y)"},
 	} {
