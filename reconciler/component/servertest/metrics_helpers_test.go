@@ -1,10 +1,14 @@
 package servertest_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/opkit-dev/opkit/testkit"
 )
 
 // series returns the series of a metric on controller-runtime's registry
@@ -52,4 +56,17 @@ func counter(t *testing.T, name string, labels map[string]string) float64 {
 		return m.GetCounter().GetValue()
 	}
 	return 0
+}
+
+// waitCounter waits until the counter name with labels reaches atLeast:
+// a pass observes its metrics after its status write, so a test that saw
+// the status may read the counter a moment too early.
+func waitCounter(t *testing.T, name string, labels map[string]string, atLeast float64) {
+	t.Helper()
+	if _, err := testkit.WaitFor(t.Context(), func(context.Context) (float64, bool, error) {
+		n := counter(t, name, labels)
+		return n, n >= atLeast, nil
+	}, time.Minute); err != nil {
+		t.Errorf("%s%v counted: %v, want at least %v", name, labels, err, atLeast)
+	}
 }
