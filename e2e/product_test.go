@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/go-logr/logr/testr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/rest"
@@ -20,6 +19,7 @@ import (
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/imageresolve"
 	"github.com/opkit-dev/opkit/reconciler"
+	"github.com/opkit-dev/opkit/testkit"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
 
@@ -116,7 +116,7 @@ func leaderElection(opts *manager.Options, ns, id string) {
 // operatorLogger logs the operator's info lines and errors through t, at
 // verbosity 0: detail would drown a failure's output.
 func operatorLogger(t testing.TB) logr.Logger {
-	return testr.NewWithInterface(t, testr.Options{Verbosity: 0})
+	return testkit.LoggerAt(t, 0)
 }
 
 // newCluster returns a SampleCluster named name in ns with roles, each

@@ -23,14 +23,18 @@ func Context(t testing.TB) context.Context {
 // Lines logged once the test has ended (a manager's event broadcaster
 // retrying in the background, say) are dropped: the testing package
 // panics on a t.Log after the test completed.
-func Logger(t testing.TB) logr.Logger {
+func Logger(t testing.TB) logr.Logger { return LoggerAt(t, 1) }
+
+// LoggerAt is Logger with the given verbosity: lines of a higher V level
+// are not written.
+func LoggerAt(t testing.TB, verbosity int) logr.Logger {
 	g := &guard{}
 	t.Cleanup(func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.done = true
 	})
-	return logr.New(guarded{t: t, sink: testr.NewWithInterface(t, testr.Options{Verbosity: 1}).GetSink(), g: g})
+	return logr.New(guarded{t: t, sink: testr.NewWithInterface(t, testr.Options{Verbosity: verbosity}).GetSink(), g: g})
 }
 
 // guard tells whether a test has ended; the lock keeps a line from being

@@ -1,0 +1,258 @@
+package e2e_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
+	"github.com/opkit-dev/opkit/e2e/bundle"
+	"github.com/opkit-dev/opkit/reconciler/component"
+	"github.com/opkit-dev/opkit/shard"
+	"github.com/opkit-dev/opkit/testkit"
+	"github.com/opkit-dev/opkit/testkit/crash"
+)
+
+// bundleRing is the shard ring of the sharded bundle operator.
+const bundleRing = "bundles"
+
+// shardedBundleOperator returns one replica of the component operator
+// with sharding on, logging through log: a member of the ring named member, its Lease in ns,
+// and the reconciler restricted to its share. A replica stopped
+// gracefully releases its Lease once its passes have ended; a killed one
+// cannot (its requests fail), and the others take its share once its
+// Lease has expired.
+func shardedBundleOperator(log logr.Logger, ns, member string) crash.Operator {
+	return func(ctx context.Context, cfg *rest.Config) error {
+		direct, err := client.New(cfg, client.Options{Scheme: testScheme()})
+		if err != nil {
+			return err
+		}
+		m, err := shard.New(direct, direct, shard.Options{
+			Ring: bundleRing, Member: member, Namespace: ns, Namespaces: []string{ns},
+			Resources:     []schema.GroupVersionKind{bundle.GroupVersion.WithKind("Bundle")},
+			LeaseDuration: 6 * time.Second, RenewInterval: time.Second,
+		})
+		if err != nil {
+			return err
+		}
+		gen, err := bundle.Generator()
+		if err != nil {
+			return err
+		}
+		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{
+			Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}, Sharding: m,
+		})
+		if err != nil {
+			return err
+		}
+		cacheOpts, clientOpts := r.ManagerOptions()
+		mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+			Scheme:     testScheme(),
+			Cache:      cacheOpts,
+			Client:     clientOpts,
+			Metrics:    metricsserver.Options{BindAddress: "0"},
+			Logger:     log.WithValues("replica", member),
+			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+		})
+		if err != nil {
+			return err
+		}
+		if err := mgr.Add(m); err != nil {
+			return err
+		}
+		if err := r.SetupWithManager(ctx, mgr); err != nil {
+			return err
+		}
+		err = mgr.Start(ctx)
+		return errors.Join(err, m.Release(context.Background()))
+	}
+}
+
+// Sharded replicas of the component operator hand bundles over as the
+// ring changes — a fourth replica joins, one leaves gracefully, one is
+// killed — and at every step:
+//   - every bundle is Ready, owned by the replica the ring of the live
+//     replicas gives it, and its objects carry that owner's label;
+//   - only bundles the joining or departing replica gains or loses move
+//     (consistent hashing, not a reshuffle);
+//   - no object is written by two replicas at once: the writers of each
+//     bundle's objects, in the order the writes were sent, are its owners
+//     in the order it had them, each once;
+//
+// and no object is lost or leaked.
+func TestShardedReplicasHandOverWithOneWriter(t *testing.T) {
+	cp := env.Require(t)
+	ctx := t.Context()
+	ns := testkit.Namespace(t, cp.Client)
+	releaseBundles(t, cp.Client, ns)
+	const n = 24
+	runs := map[string]*crash.Run{}
+	start := func(member string) {
+		h, err := crash.New(crash.Options{Config: cp.RESTConfig(), Operator: shardedBundleOperator(operatorLogger(t), ns, member)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := h.Start(0)
+		runs[member] = run
+		t.Cleanup(func() {
+			if err := run.Stop(); err != nil {
+				t.Errorf("replica %s: %v", member, err)
+			}
+		})
+	}
+	for _, m := range []string{"op-0", "op-1", "op-2"} {
+		start(m)
+	}
+	for i := range n {
+		if err := cp.Client.Create(ctx, newBundle(ns, bundleName(i), 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	steps := []struct {
+		name    string
+		act     func() error
+		members []string
+		changed string // the replica that joined or left
+	}{
+		{"three replicas", func() error { return nil }, []string{"op-0", "op-1", "op-2"}, ""},
+		{"a fourth joins", func() error { start("op-3"); return nil }, []string{"op-0", "op-1", "op-2", "op-3"}, "op-3"},
+		{"one leaves", func() error { return runs["op-1"].Stop() }, []string{"op-0", "op-2", "op-3"}, "op-1"},
+		{"one is killed", func() error { return runs["op-2"].Kill() }, []string{"op-0", "op-3"}, "op-2"},
+	}
+	history := map[string][]string{} // bundle → its owners, in order
+	for _, step := range steps {
+		began := time.Now()
+		if err := step.act(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		ring := shard.NewRing(step.members, 0)
+		want := map[string]string{}
+		for i := range n {
+			name := bundleName(i)
+			want[name] = ring.Owner(shard.Key(bundle.GroupVersion.WithKind("Bundle").GroupKind(), ns, name))
+		}
+		if _, err := testkit.WaitFor(ctx, bundlesOwnedAndReady(cp.Client, ns, want), 3*time.Minute); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		moved := 0
+		for name, owner := range want {
+			h := history[name]
+			if len(h) > 0 && h[len(h)-1] != owner {
+				moved++
+				if from := h[len(h)-1]; from != step.changed && owner != step.changed {
+					t.Errorf("%s: bundle %s moved from %s to %s, neither of them the replica that joined or left (%s)", step.name, name, from, owner, step.changed)
+				}
+			}
+			if len(h) == 0 || h[len(h)-1] != owner {
+				history[name] = append(h, owner)
+			}
+		}
+		t.Logf("%s: %d of %d bundles moved, all owned and Ready after %s", step.name, moved, n, time.Since(began).Round(100*time.Millisecond))
+	}
+
+	var writes []ownedWrite
+	for member, run := range runs {
+		for _, w := range run.Writes() {
+			if b, ok := bundleOf(w); ok {
+				writes = append(writes, ownedWrite{Write: w, bundle: b, member: member})
+			}
+		}
+	}
+	slices.SortStableFunc(writes, func(a, b ownedWrite) int { return a.At.Compare(b.At) })
+	writers := map[string][]string{}
+	for _, w := range writes {
+		ws := writers[w.bundle]
+		if len(ws) == 0 || ws[len(ws)-1] != w.member {
+			writers[w.bundle] = append(ws, w.member)
+		}
+	}
+	for i := range n {
+		name := bundleName(i)
+		if !slices.Equal(writers[name], history[name]) {
+			t.Errorf("bundle %s: its objects were written by %v, in that order; its owners were %v: two replicas wrote it in turn", name, writers[name], history[name])
+		}
+	}
+	problems, err := componentInventoryProblems(ctx, cp.Client, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// ownedWrite is a write of a bundle's objects by a replica.
+type ownedWrite struct {
+	crash.Write
+	bundle, member string
+}
+
+// bundleOf names the bundle whose objects or status w wrote; the ring's
+// own writes (the owner and drain labels on the bundle, its finalizer)
+// are not the bundle's objects.
+func bundleOf(w crash.Write) (string, bool) {
+	if w.Resource == "bundles."+bundle.GroupVersion.Group {
+		return "", false
+	}
+	name, _, _ := strings.Cut(w.Name, "-")
+	rest := strings.TrimPrefix(w.Name, name+"-")
+	num, _, _ := strings.Cut(rest, "-")
+	if name != "b" || len(num) != 2 {
+		return "", false
+	}
+	return "b-" + num, true
+}
+
+// bundlesOwnedAndReady is done when every bundle of want is Ready, labelled
+// with its owner there, and so is its Deployment.
+func bundlesOwnedAndReady(c client.Client, ns string, want map[string]string) testkit.Condition[string] {
+	label := commonsv1alpha1.LabelShardPrefix + bundleRing
+	return func(ctx context.Context) (string, bool, error) {
+		var list bundle.BundleList
+		if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
+			return "", false, err
+		}
+		var pending []string
+		for i := range list.Items {
+			b := &list.Items[i]
+			if ok, why := bundleReady(b); !ok {
+				pending = append(pending, why)
+				continue
+			}
+			if got := b.Labels[label]; got != want[b.Name] {
+				pending = append(pending, fmt.Sprintf("%s: owned by %q, want %s", b.Name, got, want[b.Name]))
+				continue
+			}
+			web := &metav1.PartialObjectMetadata{}
+			web.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("Deployment"))
+			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: b.Name + "-web"}, web); err != nil {
+				return "", false, err
+			}
+			if got := web.Labels[label]; got != want[b.Name] {
+				pending = append(pending, fmt.Sprintf("%s-web: labelled with owner %q, want %s", b.Name, got, want[b.Name]))
+			}
+		}
+		if len(list.Items) != len(want) {
+			pending = append(pending, fmt.Sprintf("%d bundles, want %d", len(list.Items), len(want)))
+		}
+		slices.Sort(pending)
+		return strings.Join(pending, "; "), len(pending) == 0, nil
+	}
+}
