@@ -119,8 +119,9 @@ type Config[CR Object[CR]] struct {
 	// fails; and it paces the status writes that report nothing but
 	// progress (the Available and Progressing messages counting ready
 	// replicas, an object found ready): at most one per interval per
-	// resource, while any other status change is written at once and
-	// carries the progress with it. Zero means DefaultProgressInterval.
+	// resource while it converges, while any other status change, and the
+	// state a settled pass finds, is written at once and carries the
+	// progress with it. Zero means DefaultProgressInterval.
 	ProgressInterval time.Duration
 	// MaxConcurrentGroups is how many role groups of one role a pass
 	// reconciles at once (their role-group hooks then run concurrently

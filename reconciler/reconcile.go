@@ -156,8 +156,9 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 	cr.GetClusterStatus().ObservedGeneration = cr.GetGeneration()
 	r.recordEvents(p, cr, err, class)
 	key := client.ObjectKeyFromObject(cr)
-	if wait := r.pace.wait(key, p.now, r.cfg.ProgressInterval); wait > 0 && progressOnly(orig, cr) {
-		// Written with the next change that matters, or after wait.
+	if wait := r.pace.wait(key, p.now, r.cfg.ProgressInterval); wait > 0 && !p.settled && progressOnly(orig, cr) {
+		// Written with the next change that matters, or after wait; a
+		// settled pass writes its final state at once.
 		p.wakeAfter(wait)
 		return r.result(p, err)
 	}

@@ -13,11 +13,12 @@ import (
 
 // statusPace spaces the status writes that report nothing but a
 // rollout's progress (a message counting ready replicas, an object found
-// ready): each would be a request, and its watch event another pass. Such
-// a change is written at most once per interval of a resource; anything
-// else (a condition's status or reason, what the inventory records of a
-// write, the observed generation, the product's own fields) is written at
-// once, and brings the progress along.
+// ready): each would be a request, and its watch event another pass.
+// While the resource converges such a change is written at most once per
+// interval; a settled pass writes it at once, and so is anything else (a
+// condition's status or reason, what the inventory records of a write,
+// the observed generation, the product's own fields), which brings the
+// progress along.
 type statusPace struct {
 	mu   sync.Mutex
 	last map[types.NamespacedName]time.Time
