@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
@@ -30,31 +31,41 @@ const componentName = "bundle.e2e.opkit.dev"
 // Bundle, built from scratch from cfg on every start.
 func componentOperator(t testing.TB, ns string) func(ctx context.Context, cfg *rest.Config) error {
 	return func(ctx context.Context, cfg *rest.Config) error {
-		gen, err := bundle.Generator()
+		mgr, err := bundleManager(ctx, cfg, operatorLogger(t), ns, nil)
 		if err != nil {
-			return err
-		}
-		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}})
-		if err != nil {
-			return err
-		}
-		cacheOpts, clientOpts := r.ManagerOptions()
-		mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-			Scheme:     testScheme(),
-			Cache:      cacheOpts,
-			Client:     clientOpts,
-			Metrics:    metricsserver.Options{BindAddress: "0"},
-			Logger:     operatorLogger(t),
-			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
-		})
-		if err != nil {
-			return err
-		}
-		if err := r.SetupWithManager(ctx, mgr); err != nil {
 			return err
 		}
 		return mgr.Start(ctx)
 	}
+}
+
+// bundleManager builds a manager restricted to ns with the component
+// reconciler for Bundle set up in it, sharded by sharding when it is not
+// nil.
+func bundleManager(ctx context.Context, cfg *rest.Config, log logr.Logger, ns string, sharding component.Sharding) (ctrl.Manager, error) {
+	gen, err := bundle.Generator()
+	if err != nil {
+		return nil, err
+	}
+	r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{
+		Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}, Sharding: sharding,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cacheOpts, clientOpts := r.ManagerOptions()
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:     testScheme(),
+		Cache:      cacheOpts,
+		Client:     clientOpts,
+		Metrics:    metricsserver.Options{BindAddress: "0"},
+		Logger:     log,
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return mgr, r.SetupWithManager(ctx, mgr)
 }
 
 // newBundle returns a bundle of configMaps ConfigMaps and a Deployment of

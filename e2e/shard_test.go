@@ -14,15 +14,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/config"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/e2e/bundle"
-	"github.com/opkit-dev/opkit/reconciler/component"
 	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/crash"
@@ -51,32 +46,11 @@ func shardedBundleOperator(log logr.Logger, ns, member string) crash.Operator {
 		if err != nil {
 			return err
 		}
-		gen, err := bundle.Generator()
-		if err != nil {
-			return err
-		}
-		r, err := component.New[*bundle.Bundle](componentName, gen, component.Options{
-			Kinds: bundle.Kinds(), RetryInterval: 5 * time.Second, Namespaces: []string{ns}, Sharding: m,
-		})
-		if err != nil {
-			return err
-		}
-		cacheOpts, clientOpts := r.ManagerOptions()
-		mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-			Scheme:     testScheme(),
-			Cache:      cacheOpts,
-			Client:     clientOpts,
-			Metrics:    metricsserver.Options{BindAddress: "0"},
-			Logger:     log.WithValues("replica", member),
-			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
-		})
+		mgr, err := bundleManager(ctx, cfg, log.WithValues("replica", member), ns, m)
 		if err != nil {
 			return err
 		}
 		if err := mgr.Add(m); err != nil {
-			return err
-		}
-		if err := r.SetupWithManager(ctx, mgr); err != nil {
 			return err
 		}
 		err = mgr.Start(ctx)

@@ -39,13 +39,23 @@ func shareClusterStatus(st *commonsv1alpha1.ClusterStatus) {
 		c := &st.Conditions[i]
 		c.Type, c.Reason, c.Message = apply.Shared(c.Type), apply.Shared(c.Reason), apply.Shared(c.Message)
 	}
-	shareInventory(&st.Objects)
+	for _, inv := range inventories(st) {
+		shareInventory(inv)
+	}
+}
+
+// inventories returns every inventory of st: the cluster's, each role's
+// and each role group's, in that order.
+func inventories(st *commonsv1alpha1.ClusterStatus) []*inventory.Inventory {
+	out := make([]*inventory.Inventory, 0, 1+len(st.Roles)+len(st.RoleGroups))
+	out = append(out, &st.Objects)
 	for i := range st.Roles {
-		shareInventory(&st.Roles[i].Objects)
+		out = append(out, &st.Roles[i].Objects)
 	}
 	for i := range st.RoleGroups {
-		shareInventory(&st.RoleGroups[i].Objects)
+		out = append(out, &st.RoleGroups[i].Objects)
 	}
+	return out
 }
 
 func shareInventory(inv *inventory.Inventory) {

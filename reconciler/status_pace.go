@@ -73,12 +73,8 @@ func withoutProgress(st *commonsv1alpha1.ClusterStatus) {
 			st.Conditions[i].Message = ""
 		}
 	}
-	withoutReadiness(&st.Objects)
-	for i := range st.Roles {
-		withoutReadiness(&st.Roles[i].Objects)
-	}
-	for i := range st.RoleGroups {
-		withoutReadiness(&st.RoleGroups[i].Objects)
+	for _, inv := range inventories(st) {
+		withoutReadiness(inv)
 	}
 }
 
