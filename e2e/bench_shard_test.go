@@ -1,52 +1,166 @@
 package e2e_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/opkit-dev/opkit/reconciler"
+	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/testkit"
 	"github.com/opkit-dev/opkit/testkit/apicount"
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 	"github.com/opkit-dev/opkit/testkit/crash"
+	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
 
 // ShardBundlesEnv is how many bundles BenchmarkShardedReplicas converges.
 // Unset means 300.
 const ShardBundlesEnv = "OPKIT_E2E_SHARD_BUNDLES"
 
+// ShardClustersEnv is how many product clusters BenchmarkShardedReplicas
+// converges. Unset means 300.
+const ShardClustersEnv = "OPKIT_E2E_SHARD_CLUSTERS"
+
 // shardConfigMaps is how many ConfigMaps each benchmark bundle renders,
 // beside its Deployment and Service.
 const shardConfigMaps = 2
 
+// productRing is the shard ring of the sharded product operator.
+const productRing = "sample"
+
+// shardedWorkload is what BenchmarkShardedReplicas converges cold with
+// sharded replicas.
+type shardedWorkload struct {
+	name string // of the sub-benchmark and the table
+	env  string // the variable that sets how many resources
+	// operator returns the replica named member, sharding the resources of ns.
+	operator func(ns, member string) crash.Operator
+	// create creates the i-th resource in ns.
+	create func(ctx context.Context, c client.Client, ns string, i int) error
+	// settled is done when all n resources of ns converged.
+	settled func(c client.Client, ns string, n int) testkit.Condition[string]
+	// objects counts the objects the n converged resources of ns manage.
+	objects func(b *testing.B, c client.Client, ns string, n int) int
+}
+
+// shardedWorkloads are the component operator's bundles and the product
+// operator's clusters of workload (a).
+func shardedWorkloads() []shardedWorkload {
+	return []shardedWorkload{
+		{
+			name: "bundles", env: ShardBundlesEnv,
+			operator: func(ns, member string) crash.Operator {
+				return shardedBundleOperator(testkit.QuietLogger(), ns, member)
+			},
+			create: func(ctx context.Context, c client.Client, ns string, i int) error {
+				return c.Create(ctx, newBundle(ns, bundleName(i), shardConfigMaps))
+			},
+			settled: func(c client.Client, ns string, n int) testkit.Condition[string] {
+				return bundlesJudged(c, ns, n, bundleReady)
+			},
+			objects: func(_ *testing.B, _ client.Client, _ string, n int) int { return n * (shardConfigMaps + 2) },
+		},
+		{
+			name: "clusters", env: ShardClustersEnv,
+			operator: shardedProductOperator,
+			create: func(ctx context.Context, c client.Client, ns string, i int) error {
+				return c.Create(ctx, newCluster(ns, clusterName(i), scaleShape))
+			},
+			settled: allClustersSettled,
+			objects: func(b *testing.B, c client.Client, ns string, _ int) int {
+				_, objects, _ := productFootprint(b, c, ns, 0)
+				return objects
+			},
+		},
+	}
+}
+
+// shardedProductOperator returns one replica of the product operator of
+// workload (a), set up as the scale benchmark's, with sharding on.
+func shardedProductOperator(ns, member string) crash.Operator {
+	return shardedOperator(ns, productRing, member, samplev1alpha1.GroupVersion.WithKind("SampleCluster"),
+		func(ctx context.Context, cfg *rest.Config, m *shard.Member) (ctrl.Manager, error) {
+			rc := productConfig()
+			rc.HealthCheckInterval = -1
+			rc.ProgressInterval = 0
+			rc.Orphan.DrainPollInterval = 500 * time.Millisecond
+			rc.Namespaces = []string{ns}
+			rc.MaxConcurrentReconciles = productWorkers
+			rc.Sharding = m
+			r, err := reconciler.New(rc)
+			if err != nil {
+				return nil, err
+			}
+			cacheOpts, clientOpts := r.ManagerOptions()
+			cacheOpts.DefaultNamespaces = map[string]cache.Config{ns: {}}
+			mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+				Scheme:     testScheme(),
+				Cache:      cacheOpts,
+				Client:     clientOpts,
+				Metrics:    metricsserver.Options{BindAddress: "0"},
+				Logger:     testkit.QuietLogger(),
+				Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+			})
+			if err != nil {
+				return nil, err
+			}
+			return mgr, r.SetupWithManager(ctx, mgr)
+		})
+}
+
 // shardRow is one replica count's cold converge.
 type shardRow struct {
-	replicas, bundles, objects int
-	took                       time.Duration
-	heap                       int64 // bytes in use after converging, above the heap before the replicas started
-	requests                   []int // per replica
+	replicas, resources, objects int
+	took                         time.Duration
+	heap                         int64 // bytes in use after converging, above the heap before the replicas started
+	requests                     []int // per replica
 }
 
 func (r shardRow) objectsPerSecond() float64 { return float64(r.objects) / r.took.Seconds() }
 
-// BenchmarkShardedReplicas converges the same bundles cold with 1, 2 and 3
-// sharded replicas of the component operator, all in this process, and
-// prints for each: objects per second, heap per replica (the heap in use
-// after converging above the heap before the replicas started, divided by
-// the replicas: shared fixed costs spread over them) and API requests per
-// replica.
+// BenchmarkShardedReplicas converges the same resources cold with 1, 2
+// and 3 sharded replicas, all in this process — the component operator's
+// bundles, then the product operator's clusters — and prints for each:
+// objects per second, heap per replica (the heap in use after converging
+// above the heap before the replicas started, divided by the replicas:
+// shared fixed costs spread over them) and API requests per replica.
 func BenchmarkShardedReplicas(b *testing.B) {
 	cp := env.Require(b)
-	n := intEnv(b, ShardBundlesEnv, 300)
-	var rows []shardRow
-	for _, replicas := range []int{1, 2, 3} {
-		b.Run(fmt.Sprintf("replicas-%d", replicas), func(b *testing.B) {
-			rows = append(rows, benchShards(b, cp, replicas, n))
+	for _, w := range shardedWorkloads() {
+		b.Run(w.name, func(b *testing.B) {
+			n := intEnv(b, w.env, 300)
+			var rows []shardRow
+			for _, replicas := range []int{1, 2, 3} {
+				b.Run(fmt.Sprintf("replicas-%d", replicas), func(b *testing.B) {
+					rows = append(rows, benchShards(b, cp, w, replicas, n))
+				})
+			}
+			if len(rows) == 0 {
+				return
+			}
+			// Printed, not logged: make bench shows it without -v.
+			fmt.Printf("\nsharded replicas, %d %s:\n\n%s\n", n, w.name, shardTable(w.name, rows))
 		})
 	}
+}
+
+// shardTable renders rows as a markdown table, each ratio against the
+// first row.
+func shardTable(what string, rows []shardRow) string {
 	var sb strings.Builder
-	sb.WriteString("| replicas | bundles (objects) | cold converge | objects/s | ÷ 1 replica | heap per replica MiB | ÷ 1 replica | requests per replica (max) |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&sb, "| replicas | %s (objects) | cold converge | objects/s | ÷ 1 replica | heap per replica MiB | ÷ 1 replica | requests per replica (max) |\n|---|---|---|---|---|---|---|---|\n", what)
+	base := float64(rows[0].heap) / (1 << 20)
 	for _, r := range rows {
 		total, most := 0, 0
 		for _, q := range r.requests {
@@ -54,18 +168,16 @@ func BenchmarkShardedReplicas(b *testing.B) {
 			most = max(most, q)
 		}
 		perReplica := float64(r.heap) / float64(r.replicas) / (1 << 20)
-		base := float64(rows[0].heap) / (1 << 20)
-		fmt.Fprintf(&sb, "| %d | %d (%d) | %s | %.0f | %.2f | %.1f | %.2f | %d (%d) |\n", r.replicas, r.bundles, r.objects,
+		fmt.Fprintf(&sb, "| %d | %d (%d) | %s | %.0f | %.2f | %.1f | %.2f | %d (%d) |\n", r.replicas, r.resources, r.objects,
 			r.took.Round(100*time.Millisecond), r.objectsPerSecond(), r.objectsPerSecond()/rows[0].objectsPerSecond(),
 			perReplica, perReplica/base, total/r.replicas, most)
 	}
-	// Printed, not logged: make bench shows it without -v.
-	fmt.Printf("\nsharded replicas, %d bundles:\n\n%s\n", n, sb.String())
+	return sb.String()
 }
 
-// benchShards starts replicas sharded replicas, creates n bundles and
-// waits until every one is Ready.
-func benchShards(b *testing.B, cp *controlplane.ControlPlane, replicas, n int) shardRow {
+// benchShards starts replicas sharded replicas of w's operator, creates n
+// of its resources and waits until every one converged.
+func benchShards(b *testing.B, cp *controlplane.ControlPlane, w shardedWorkload, replicas, n int) shardRow {
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
@@ -75,7 +187,7 @@ func benchShards(b *testing.B, cp *controlplane.ControlPlane, replicas, n int) s
 		cfg := cp.RESTConfig()
 		counters[i] = apicount.New()
 		cfg.Wrap(counters[i].WrapTransport)
-		h, err := crash.New(crash.Options{Config: cfg, Operator: shardedBundleOperator(testkit.QuietLogger(), ns, fmt.Sprintf("op-%d", i))})
+		h, err := crash.New(crash.Options{Config: cfg, Operator: w.operator(ns, fmt.Sprintf("op-%d", i))})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -92,18 +204,19 @@ func benchShards(b *testing.B, cp *controlplane.ControlPlane, replicas, n int) s
 	}
 	start := time.Now()
 	for i := range n {
-		if err := cp.Client.Create(ctx, newBundle(ns, bundleName(i), shardConfigMaps)); err != nil {
+		if err := w.create(ctx, cp.Client, ns, i); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, err := testkit.WaitFor(ctx, bundlesJudged(cp.Client, ns, n, bundleReady), time.Duration(n)*time.Second+5*time.Minute); err != nil {
-		b.Fatalf("%d replicas: the bundles did not get ready: %v", replicas, err)
+	if _, err := testkit.WaitFor(ctx, w.settled(cp.Client, ns, n), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
+		b.Fatalf("%d replicas: the %s did not converge: %v", replicas, w.name, err)
 	}
-	row := shardRow{replicas: replicas, bundles: n, objects: n * (shardConfigMaps + 2), took: time.Since(start)}
+	row := shardRow{replicas: replicas, resources: n, took: time.Since(start)}
 	row.heap = int64(testkit.HeapInUse()) - int64(heapBefore)
 	for i, c := range counters {
 		row.requests = append(row.requests, c.Snapshot().Sub(before[i]).Total())
 	}
+	row.objects = w.objects(b, cp.Client, ns, n)
 	b.ReportMetric(row.objectsPerSecond(), "objects/s")
 	b.ReportMetric(float64(row.heap)/float64(replicas)/(1<<20), "MiB/replica")
 	return row

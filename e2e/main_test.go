@@ -15,9 +15,10 @@ import (
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
 
-// e2eNodes is how many kwok nodes run: 250 pods each, room for the scale
-// workload's 800 pods.
-const e2eNodes = 4
+// e2eNodes is how many kwok nodes run: 250 pods each, room for the 1,200
+// pods of the sharded benchmark's 300 clusters (the scale workload's 200
+// clusters have 800).
+const e2eNodes = 6
 
 func testScheme() *runtime.Scheme {
 	s := runtime.NewScheme()

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
@@ -33,25 +34,34 @@ const bundleRing = "bundles"
 
 // shardedBundleOperator returns one replica of the component operator
 // with sharding on, logging through log: a member of the ring named member, its Lease in ns,
-// and the reconciler restricted to its share. A replica stopped
-// gracefully releases its Lease once its passes have ended; a killed one
-// cannot (its requests fail), and the others take its share once its
-// Lease has expired.
+// and the reconciler restricted to its share.
 func shardedBundleOperator(log logr.Logger, ns, member string) crash.Operator {
+	return shardedOperator(ns, bundleRing, member, bundle.GroupVersion.WithKind("Bundle"),
+		func(ctx context.Context, cfg *rest.Config, m *shard.Member) (ctrl.Manager, error) {
+			return bundleManager(ctx, cfg, log.WithValues("replica", member), ns, m)
+		})
+}
+
+// shardedOperator returns one sharded replica: a member of the ring named
+// ring, sharding the resources of kind gvk in ns, its Lease in ns, beside
+// the manager build sets up for it. A replica stopped gracefully releases
+// its Lease once its passes have ended; a killed one cannot (its requests
+// fail), and the others take its share once its Lease has expired.
+func shardedOperator(ns, ring, member string, gvk schema.GroupVersionKind, build func(context.Context, *rest.Config, *shard.Member) (ctrl.Manager, error)) crash.Operator {
 	return func(ctx context.Context, cfg *rest.Config) error {
 		direct, err := client.New(cfg, client.Options{Scheme: testScheme()})
 		if err != nil {
 			return err
 		}
 		m, err := shard.New(direct, direct, shard.Options{
-			Ring: bundleRing, Member: member, Namespace: ns, Namespaces: []string{ns},
-			Resources:     []schema.GroupVersionKind{bundle.GroupVersion.WithKind("Bundle")},
+			Ring: ring, Member: member, Namespace: ns, Namespaces: []string{ns},
+			Resources:     []schema.GroupVersionKind{gvk},
 			LeaseDuration: 6 * time.Second, RenewInterval: time.Second,
 		})
 		if err != nil {
 			return err
 		}
-		mgr, err := bundleManager(ctx, cfg, log.WithValues("replica", member), ns, m)
+		mgr, err := build(ctx, cfg, m)
 		if err != nil {
 			return err
 		}
@@ -76,7 +86,8 @@ func shardedBundleOperator(log logr.Logger, ns, member string) crash.Operator {
 //     held a bundle only briefly while the ring formed may have written
 //     nothing), and no replica writes a bundle again after handing it on;
 //
-// and no object is lost or leaked.
+// and no object is lost or leaked: the end state, shard labels aside, is
+// the one a single unsharded replica leaves with the same bundles.
 func TestShardedReplicasHandOverWithOneWriter(t *testing.T) {
 	cp := env.Require(t)
 	ctx := t.Context()
@@ -185,6 +196,56 @@ func TestShardedReplicasHandOverWithOneWriter(t *testing.T) {
 	for _, p := range problems {
 		t.Error(p)
 	}
+	got := withoutShardLabels(stableState(t, cp.Client, ns, componentCapturer))
+	want := withoutShardLabels(oneReplicaBundles(t, n))
+	if !equalStates(want, got) {
+		t.Errorf("the sharded replicas' end state differs from one replica's (-one replica +sharded):\n%s", diffStates(want, got))
+	}
+}
+
+// oneReplicaBundles converges n bundles in a new namespace with one
+// unsharded replica of the component operator and returns the end state.
+func oneReplicaBundles(t *testing.T, n int) endState {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	releaseBundles(t, cp.Client, ns)
+	h, err := crash.New(crash.Options{Config: cp.RESTConfig(), Operator: componentOperator(t, ns)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := h.Start(0)
+	t.Cleanup(func() {
+		if err := run.Stop(); err != nil {
+			t.Errorf("one replica: %v", err)
+		}
+	})
+	for i := range n {
+		if err := cp.Client.Create(t.Context(), newBundle(ns, bundleName(i), 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := testkit.WaitFor(t.Context(), bundlesJudged(cp.Client, ns, n, bundleReady), 3*time.Minute); err != nil {
+		t.Fatalf("one replica: %v", err)
+	}
+	return stableState(t, cp.Client, ns, componentCapturer)
+}
+
+// withoutShardLabels returns s with the shard owner and drain labels
+// removed from every object, the only labels a sharded run adds.
+func withoutShardLabels(s endState) endState {
+	for _, obj := range s {
+		md, _ := obj["metadata"].(map[string]any)
+		labels, _ := md["labels"].(map[string]any)
+		for k := range labels {
+			if strings.HasPrefix(k, commonsv1alpha1.LabelShardPrefix) || strings.HasPrefix(k, commonsv1alpha1.LabelShardDrainPrefix) {
+				delete(labels, k)
+			}
+		}
+		if labels != nil && len(labels) == 0 {
+			delete(md, "labels")
+		}
+	}
+	return s
 }
 
 // ownerLabels records, for each bundle of a namespace, the owners its

@@ -99,7 +99,14 @@ func TestDefaultDeploys(t *testing.T) {
 // needs the operator deployed calls it.
 func deploy(t *testing.T, cp *controlplane.ControlPlane, ex example) manifests {
 	t.Helper()
-	objs := build(t, ex.config("default"))
+	return deployConfig(t, cp, ex, "default")
+}
+
+// deployConfig applies the example's config directory dir as deploy
+// applies config/default.
+func deployConfig(t *testing.T, cp *controlplane.ControlPlane, ex example, dir string) manifests {
+	t.Helper()
+	objs := build(t, ex.config(dir))
 	for _, u := range objs {
 		if err := cp.Client.Apply(t.Context(), client.ApplyConfigurationFromUnstructured(u.DeepCopy()), client.FieldOwner(fieldOwner), client.ForceOwnership); err != nil {
 			t.Fatalf("applying %s %s: %v", u.GetKind(), u.GetName(), err)

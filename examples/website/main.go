@@ -16,6 +16,11 @@
 // status NAME" a resource's conditions and objects (package
 // github.com/opkit-dev/opkit/reconciler/cli).
 //
+// With --shard-member (and --shard-namespace) the replicas share the
+// Websites instead of electing a leader: each is a member of a ring of
+// Leases (package github.com/opkit-dev/opkit/shard) and reconciles its
+// share; config/sharded deploys three replicas that way.
+//
 // Metrics are served over HTTPS by default, only to callers the API server
 // authenticates (TokenReview) and allows to get /metrics
 // (SubjectAccessReview); the certificate is self-signed unless
@@ -23,18 +28,25 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/opkit-dev/opkit/examples/website/api/v1alpha1"
 	"github.com/opkit-dev/opkit/examples/website/operator"
 	"github.com/opkit-dev/opkit/reconciler/cli"
+	"github.com/opkit-dev/opkit/shard"
 )
 
 // flags are the command line's settings.
@@ -44,6 +56,7 @@ type flags struct {
 	probeAddr                   string
 	leaderElect                 bool
 	leaderElectionNamespace     string
+	shardMember, shardNamespace string
 }
 
 func main() {
@@ -59,6 +72,8 @@ func main() {
 	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address the health probes bind to")
 	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one replica of the operator is active")
 	flag.StringVar(&f.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease; empty means the operator's own namespace, when it runs in a cluster")
+	flag.StringVar(&f.shardMember, "shard-member", "", "this replica's name in the ring of replicas that share the Websites (usually the pod's name); empty means no sharding")
+	flag.StringVar(&f.shardNamespace, "shard-namespace", "", "namespace of the ring's Leases (usually the operator's own); required with --shard-member")
 	logOpts := zap.Options{}
 	logOpts.BindFlags(flag.CommandLine)
 	flag.Parse() // --kubeconfig is registered by controller-runtime
@@ -87,8 +102,20 @@ func userCommand(args []string) (int, bool) {
 }
 
 func run(f flags) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	ctx := ctrl.SetupSignalHandler()
-	r, err := operator.New(operator.Options{})
+	cfg := ctrl.GetConfigOrDie()
+	member, err := f.member(cfg)
+	if err != nil {
+		return err
+	}
+	opts := operator.Options{}
+	if member != nil {
+		opts.Sharding = member
+	}
+	r, err := operator.New(opts)
 	if err != nil {
 		return err
 	}
@@ -100,7 +127,7 @@ func run(f flags) error {
 		// SubjectAccessReviews, a scraper's may get /metrics.
 		metrics.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  operator.Scheme(),
 		Cache:                   cacheOpts,
 		Client:                  clientOpts,
@@ -122,5 +149,43 @@ func run(f flags) error {
 	if err := r.SetupWithManager(ctx, mgr); err != nil {
 		return err
 	}
-	return mgr.Start(ctx)
+	if member == nil {
+		return mgr.Start(ctx)
+	}
+	if err := mgr.Add(member); err != nil {
+		return err
+	}
+	// The Lease goes once the passes have ended, so the other replicas
+	// take this one's share at once instead of after its expiry.
+	err = mgr.Start(ctx)
+	return errors.Join(err, member.Release(context.Background()))
+}
+
+// check refuses flags that contradict each other, naming them.
+func (f flags) check() error {
+	switch {
+	case f.shardMember != "" && f.leaderElect:
+		return errors.New("--shard-member and --leader-elect exclude each other: sharded replicas all work, each on its share")
+	case f.shardMember != "" && f.shardNamespace == "":
+		return errors.New("--shard-member needs --shard-namespace, the namespace of the ring's Leases")
+	case f.shardMember == "" && f.shardNamespace != "":
+		return errors.New("--shard-namespace is set but --shard-member is not: no sharding without a member name")
+	}
+	return nil
+}
+
+// member returns the replica's member of the ring, nil without
+// --shard-member.
+func (f flags) member(cfg *rest.Config) (*shard.Member, error) {
+	if f.shardMember == "" {
+		return nil, nil //nolint:nilnil // no sharding is not an error
+	}
+	c, err := client.New(cfg, client.Options{Scheme: operator.Scheme()})
+	if err != nil {
+		return nil, err
+	}
+	return shard.New(c, c, shard.Options{
+		Ring: operator.ShardRing, Member: f.shardMember, Namespace: f.shardNamespace,
+		Resources: []schema.GroupVersionKind{v1alpha1.GroupVersion.WithKind("Website")},
+	})
 }

@@ -1,7 +1,11 @@
 // Command rbacgen writes the RBAC manifests of the example operators into
 // their config/rbac: the rules each reconciler derives from its
 // configuration (reconciler/rbac), as a ClusterRole for the reconciler and
-// a Role for leader election, bound to the operator's ServiceAccount. go
+// a Role for leader election, bound to the operator's ServiceAccount; for
+// an operator that can run sharded, also the shard member's Role and
+// binding of its sharded overlay (config/sharded), which keeps
+// config/rbac's ClusterRole: rbacgen fails if sharding changes the
+// reconciler's rules, as the overlay would then need them too. go
 // generate runs it (make generate), so make verify fails when the files
 // in the tree differ from what the code derives. Run it from the examples
 // directory:
@@ -16,6 +20,7 @@ import (
 	"path/filepath"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -25,8 +30,10 @@ import (
 	kafkaapi "github.com/opkit-dev/opkit/examples/kafka/api"
 	kafka "github.com/opkit-dev/opkit/examples/kafka/operator"
 	websiteapi "github.com/opkit-dev/opkit/examples/website/api"
+	websitev1alpha1 "github.com/opkit-dev/opkit/examples/website/api/v1alpha1"
 	website "github.com/opkit-dev/opkit/examples/website/operator"
 	"github.com/opkit-dev/opkit/reconciler/rbac"
+	"github.com/opkit-dev/opkit/shard"
 )
 
 // example is one operator whose RBAC is written.
@@ -37,6 +44,9 @@ type example struct {
 	name        string
 	permissions func(rbac.Resolver) (rbac.Permissions, error)
 	crds        func() ([]*apiextensionsv1.CustomResourceDefinition, error)
+	// sharded returns the permissions with sharding on; nil when the
+	// operator has no sharded overlay.
+	sharded func(rbac.Resolver) (rbac.Permissions, error)
 }
 
 var examples = []example{
@@ -53,8 +63,28 @@ var examples = []example{
 			return rbac.Permissions{}, err
 		}
 		return r.Permissions(website.Scheme(), res)
+	}, sharded: func(res rbac.Resolver) (rbac.Permissions, error) {
+		// The member is never started: the rules depend only on there
+		// being one.
+		m, err := shard.New(nil, nil, shard.Options{
+			Ring: website.ShardRing, Member: "rbacgen", Namespace: "system",
+			Resources: []schema.GroupVersionKind{websitev1alpha1.GroupVersion.WithKind("Website")},
+		})
+		if err != nil {
+			return rbac.Permissions{}, err
+		}
+		r, err := website.New(website.Options{Sharding: m})
+		if err != nil {
+			return rbac.Permissions{}, err
+		}
+		return r.Permissions(website.Scheme(), res)
 	}},
 }
+
+// shardedFiles are the objects Manifests returns with Sharding for the
+// sharded overlay, in its order, by file name; "" skips one (the
+// ClusterRole and its binding, config/rbac's).
+var shardedFiles = []string{"", "", "shard_role.yaml", "shard_role_binding.yaml"}
 
 // files are the objects Manifests returns, in its order, by file name.
 var files = []string{"role.yaml", "role_binding.yaml", "leader_election_role.yaml", "leader_election_role_binding.yaml"}
@@ -85,11 +115,33 @@ func write(e example) error {
 				gvk.GroupVersion().WithResource(crd.Spec.Names.Singular), scope)
 		}
 	}
-	p, err := e.permissions(rbac.Resolver{Mapper: mapper})
+	res := rbac.Resolver{Mapper: mapper}
+	p, err := e.permissions(res)
 	if err != nil {
 		return err
 	}
-	objs, err := rbac.Manifests(p, rbac.ManifestOptions{Name: "manager-role", ServiceAccount: "controller-manager", Namespace: "system", LeaderElection: true})
+	opts := rbac.ManifestOptions{Name: "manager-role", ServiceAccount: "controller-manager", Namespace: "system", LeaderElection: true}
+	if err := writeFiles(p, opts, e, "rbac", files); err != nil {
+		return err
+	}
+	if e.sharded == nil {
+		return nil
+	}
+	sharded, err := e.sharded(res)
+	if err != nil {
+		return err
+	}
+	if !equality.Semantic.DeepEqual(sharded, p) {
+		return fmt.Errorf("sharding changes the reconciler's rules (%+v, without %+v): config/sharded must grant them", sharded, p)
+	}
+	opts.LeaderElection, opts.Sharding = false, true
+	return writeFiles(sharded, opts, e, "sharded", shardedFiles)
+}
+
+// writeFiles writes the manifests granting p into the example's config
+// directory dir, one object per name of files ("" skips the object).
+func writeFiles(p rbac.Permissions, opts rbac.ManifestOptions, e example, dir string, files []string) error {
+	objs, err := rbac.Manifests(p, opts)
 	if err != nil {
 		return err
 	}
@@ -97,11 +149,14 @@ func write(e example) error {
 		return fmt.Errorf("%d objects for %d files", len(objs), len(files))
 	}
 	for i, o := range objs {
+		if files[i] == "" {
+			continue
+		}
 		b, err := encode(o, e.name)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(e.dir, "config", "rbac", files[i]), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(e.dir, "config", dir, files[i]), b, 0o644); err != nil {
 			return err
 		}
 	}

@@ -25,6 +25,10 @@ import (
 // finalizer and the prefix of the annotations it reads and writes.
 const Name = "website.examples.opkit.dev"
 
+// ShardRing names the ring of the operator's sharded replicas: the
+// Websites' owner label is "shard.opkit.dev/website".
+const ShardRing = "website"
+
 // sources holds the chart and the kustomization.
 //
 //go:embed all:chart ops
