@@ -32,6 +32,16 @@ type Ref struct {
 	Name string
 }
 
+// String names the resource for logs: "Kind namespace/name", or "Kind
+// name" when it is cluster-scoped. (Without it, the embedded
+// GroupVersionKind's String would name the kind alone.)
+func (r Ref) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
 // Key returns the resource's ring key.
 func (r Ref) Key() string { return Key(r.GroupKind(), r.Namespace, r.Name) }
 

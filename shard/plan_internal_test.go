@@ -80,3 +80,18 @@ func TestPlanOrdersFencesThenDrainsThenClaims(t *testing.T) {
 		t.Errorf("steps (-want +got):\n%s", diff)
 	}
 }
+
+// A Ref in a log names the resource, not only its kind.
+func TestRefString(t *testing.T) {
+	for _, tc := range []struct {
+		ref  Ref
+		want string
+	}{
+		{Ref{GroupVersionKind: schema.GroupVersionKind{Group: "web.example", Version: "v1", Kind: "Website"}, Namespace: "shop", Name: "home"}, "Website shop/home"},
+		{Ref{GroupVersionKind: schema.GroupVersionKind{Group: "web.example", Version: "v1", Kind: "Site"}, Name: "all"}, "Site all"},
+	} {
+		if got := tc.ref.String(); got != tc.want {
+			t.Errorf("%#v.String() = %q, want %q", tc.ref, got, tc.want)
+		}
+	}
+}

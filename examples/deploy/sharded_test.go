@@ -1,9 +1,11 @@
 package deploy_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -97,16 +99,16 @@ func TestShardedOverlay(t *testing.T) {
 
 // Two replicas of the website operator's binary, run with config/sharded's
 // arguments as its ServiceAccount, so with the rights that config grants:
-// each joins the ring with its Lease, the Websites of several namespaces
+// each joins the ring with its Lease (and is ready only then), the Websites of several namespaces
 // are each reconciled by the replica the ring gives them, become Ready,
 // and the API server refuses neither replica anything.
 func TestShardedReplicasRunAsTheirServiceAccount(t *testing.T) {
 	cp := env.Require(t)
 	ex := website(t)
+	// Applied over config/default; the other tests apply config/default
+	// first, which gives the Deployment its arguments back (the shard
+	// Role stays, unused).
 	objs := deployConfig(t, cp, ex, "sharded")
-	// The other tests run config/default: applying it again gives the
-	// Deployment its arguments back (the shard Role stays, unused).
-	t.Cleanup(func() { deploy(t, cp, ex) })
 	_, c := objs.deployment(t)
 	sa := &corev1.ServiceAccount{}
 	objs.one(t, "ServiceAccount", sa)
@@ -140,16 +142,20 @@ func TestShardedReplicasRunAsTheirServiceAccount(t *testing.T) {
 	for ns := range want {
 		createSamples(t, cp.Client, ex, ns)
 	}
+	// Both replicas were ready, so both were live members; one may not
+	// have seen the other's Lease yet when a Website appeared and claimed
+	// it, then handed it over: wait for the ring's owner.
 	label := commonsv1alpha1.LabelShardPrefix + websiteoperator.ShardRing
 	for ns, owner := range want {
 		websiteReady(t, cp.Client, ns)
-		w := &websitev1alpha1.Website{}
-		if err := cp.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "home"}, w); err != nil {
-			t.Fatal(err)
+		if _, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
+			w := &websitev1alpha1.Website{}
+			err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: "home"}, w)
+			return w.Labels[label], err == nil && w.Labels[label] == owner, err
+		}, time.Minute); err != nil {
+			t.Errorf("Website %s/home is not owned by %s, whom the ring gives it: %v", ns, owner, err)
 		}
-		if got := w.Labels[label]; got != owner {
-			t.Errorf("Website %s/home is owned by %q, the ring gives it to %s", ns, got, owner)
-		}
+		websiteReady(t, cp.Client, ns)
 	}
 	for _, m := range members {
 		lease := &coordinationv1.Lease{}

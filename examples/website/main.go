@@ -32,8 +32,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -80,7 +82,7 @@ func main() {
 
 	log := zap.New(zap.UseFlagOptions(&logOpts))
 	ctrl.SetLogger(log) //nolint:forbidigo // an operator's main gives controller-runtime the process's logger
-	if err := run(f); err != nil {
+	if err := run(f, log); err != nil {
 		log.Error(err, "website operator stopped")
 		os.Exit(1)
 	}
@@ -101,7 +103,7 @@ func userCommand(args []string) (int, bool) {
 	return cmd.Run(ctrl.SetupSignalHandler(), args), true
 }
 
-func run(f flags) error {
+func run(f flags, log logr.Logger) error {
 	if err := f.check(); err != nil {
 		return err
 	}
@@ -136,6 +138,9 @@ func run(f flags) error {
 		LeaderElection:          f.leaderElect,
 		LeaderElectionID:        operator.Name,
 		LeaderElectionNamespace: f.leaderElectionNamespace,
+		// Runnables, the shard member among them, log through their
+		// context's logger.
+		BaseContext: func() context.Context { return logr.NewContext(context.Background(), log) },
 	})
 	if err != nil {
 		return err
@@ -153,6 +158,16 @@ func run(f flags) error {
 		return mgr.Start(ctx)
 	}
 	if err := mgr.Add(member); err != nil {
+		return err
+	}
+	// Ready once the replica is a live member of the ring: before, the
+	// others may still take the Websites the ring would give it.
+	if err := mgr.AddReadyzCheck("shard", func(*http.Request) error {
+		if !member.Live() {
+			return fmt.Errorf("not a live member of ring %q yet", operator.ShardRing)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 	// The Lease goes once the passes have ended, so the other replicas
