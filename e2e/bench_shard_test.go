@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -48,6 +50,9 @@ type shardedWorkload struct {
 	operator func(ns, member string) crash.Operator
 	// create creates the i-th resource in ns.
 	create func(ctx context.Context, c client.Client, ns string, i int) error
+	// written is done when the operator has created the workloads (the
+	// objects that start pods) of all n resources of ns.
+	written func(c client.Client, ns string, n int) testkit.Condition[string]
 	// settled is done when all n resources of ns converged.
 	settled func(c client.Client, ns string, n int) testkit.Condition[string]
 	// objects counts the objects the n converged resources of ns manage.
@@ -66,6 +71,9 @@ func shardedWorkloads() []shardedWorkload {
 			create: func(ctx context.Context, c client.Client, ns string, i int) error {
 				return c.Create(ctx, newBundle(ns, bundleName(i), shardConfigMaps))
 			},
+			written: func(c client.Client, ns string, n int) testkit.Condition[string] {
+				return listed(c, ns, &appsv1.DeploymentList{}, n)
+			},
 			settled: func(c client.Client, ns string, n int) testkit.Condition[string] {
 				return bundlesJudged(c, ns, n, bundleReady)
 			},
@@ -76,6 +84,9 @@ func shardedWorkloads() []shardedWorkload {
 			operator: shardedProductOperator,
 			create: func(ctx context.Context, c client.Client, ns string, i int) error {
 				return c.Create(ctx, newCluster(ns, clusterName(i), scaleShape))
+			},
+			written: func(c client.Client, ns string, n int) testkit.Condition[string] {
+				return listed(c, ns, &appsv1.StatefulSetList{}, n*4) // 2 roles × 2 role groups
 			},
 			settled: allClustersSettled,
 			objects: func(b *testing.B, c client.Client, ns string, _ int) int {
@@ -119,9 +130,21 @@ func shardedProductOperator(ns, member string) crash.Operator {
 		})
 }
 
+// listed is done when ns holds want objects of list's kind.
+func listed(c client.Client, ns string, list client.ObjectList, want int) testkit.Condition[string] {
+	return func(ctx context.Context) (string, bool, error) {
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return "", false, err
+		}
+		n := meta.LenList(list)
+		return fmt.Sprintf("%d of %d", n, want), n == want, nil
+	}
+}
+
 // shardRow is one replica count's cold converge.
 type shardRow struct {
 	replicas, resources, objects int
+	written                      time.Duration // until every workload was created
 	took                         time.Duration
 	heap                         int64 // bytes in use after converging, above the heap before the replicas started
 	requests                     []int // per replica
@@ -134,7 +157,9 @@ func (r shardRow) objectsPerSecond() float64 { return float64(r.objects) / r.too
 // bundles, then the product operator's clusters — and prints for each:
 // objects per second, heap per replica (the heap in use after converging
 // above the heap before the replicas started, divided by the replicas:
-// shared fixed costs spread over them) and API requests per replica.
+// shared fixed costs spread over them) and API requests per replica,
+// and how long the replicas took to write every workload (Deployment or
+// StatefulSet) before the controllers and kwok made its pods ready.
 func BenchmarkShardedReplicas(b *testing.B) {
 	cp := env.Require(b)
 	for _, w := range shardedWorkloads() {
@@ -159,7 +184,7 @@ func BenchmarkShardedReplicas(b *testing.B) {
 // first row.
 func shardTable(what string, rows []shardRow) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "| replicas | %s (objects) | cold converge | objects/s | ÷ 1 replica | heap per replica MiB | ÷ 1 replica | requests per replica (max) |\n|---|---|---|---|---|---|---|---|\n", what)
+	fmt.Fprintf(&sb, "| replicas | %s (objects) | workloads written | cold converge | objects/s | ÷ 1 replica | heap per replica MiB | ÷ 1 replica | requests per replica (max) |\n|---|---|---|---|---|---|---|---|---|\n", what)
 	base := float64(rows[0].heap) / (1 << 20)
 	for _, r := range rows {
 		total, most := 0, 0
@@ -168,8 +193,8 @@ func shardTable(what string, rows []shardRow) string {
 			most = max(most, q)
 		}
 		perReplica := float64(r.heap) / float64(r.replicas) / (1 << 20)
-		fmt.Fprintf(&sb, "| %d | %d (%d) | %s | %.0f | %.2f | %.1f | %.2f | %d (%d) |\n", r.replicas, r.resources, r.objects,
-			r.took.Round(100*time.Millisecond), r.objectsPerSecond(), r.objectsPerSecond()/rows[0].objectsPerSecond(),
+		fmt.Fprintf(&sb, "| %d | %d (%d) | %s | %s | %.0f | %.2f | %.1f | %.2f | %d (%d) |\n", r.replicas, r.resources, r.objects,
+			r.written.Round(100*time.Millisecond), r.took.Round(100*time.Millisecond), r.objectsPerSecond(), r.objectsPerSecond()/rows[0].objectsPerSecond(),
 			perReplica, perReplica/base, total/r.replicas, most)
 	}
 	return sb.String()
@@ -208,10 +233,15 @@ func benchShards(b *testing.B, cp *controlplane.ControlPlane, w shardedWorkload,
 			b.Fatal(err)
 		}
 	}
-	if _, err := testkit.WaitFor(ctx, w.settled(cp.Client, ns, n), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
+	timeout := time.Duration(n)*6*time.Second + 5*time.Minute
+	if _, err := testkit.WaitFor(ctx, w.written(cp.Client, ns, n), timeout); err != nil {
+		b.Fatalf("%d replicas: the %s' workloads were not all written: %v", replicas, w.name, err)
+	}
+	written := time.Since(start)
+	if _, err := testkit.WaitFor(ctx, w.settled(cp.Client, ns, n), timeout); err != nil {
 		b.Fatalf("%d replicas: the %s did not converge: %v", replicas, w.name, err)
 	}
-	row := shardRow{replicas: replicas, resources: n, took: time.Since(start)}
+	row := shardRow{replicas: replicas, resources: n, written: written, took: time.Since(start)}
 	row.heap = int64(testkit.HeapInUse()) - int64(heapBefore)
 	for i, c := range counters {
 		row.requests = append(row.requests, c.Snapshot().Sub(before[i]).Total())
