@@ -118,7 +118,7 @@ type podReport struct {
 // listed.
 func (r *Reconciler[CR]) inspectPods(ctx context.Context, p *pass, cr CR, t groupTarget, sts *appsv1.StatefulSet) (podReport, bool) {
 	pods := &corev1.PodList{}
-	if err := r.client.List(ctx, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
+	if err := r.listPods(ctx, cr, pods, client.InNamespace(cr.GetNamespace()), client.MatchingLabels(t.selector)); err != nil {
 		p.log.Error(err, "listing pods for the health check", "roleGroup", groupName(t.ref))
 		return podReport{}, false
 	}
@@ -134,6 +134,15 @@ func (r *Reconciler[CR]) inspectPods(ctx context.Context, p *pass, cr CR, t grou
 	slices.Sort(out.failing)
 	out.refused = r.refusedPods(ctx, p, sts, t.replicas, names)
 	return out, true
+}
+
+// listPods lists pods of cr from the manager's cache or, when sharded,
+// from the pod view by cr's bucket.
+func (r *Reconciler[CR]) listPods(ctx context.Context, cr CR, pods *corev1.PodList, opts ...client.ListOption) error {
+	if r.pods == nil {
+		return r.client.List(ctx, pods, opts...)
+	}
+	return r.pods.List(ctx, cr.GetLabels()[r.cfg.Sharding.BucketLabel()], pods, opts...)
 }
 
 func podFailure(pod *corev1.Pod) string {

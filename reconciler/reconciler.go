@@ -17,6 +17,7 @@ import (
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/orphan"
 	"github.com/opkit-dev/opkit/reconciler/internal/fresh"
+	"github.com/opkit-dev/opkit/reconciler/internal/podview"
 	"github.com/opkit-dev/opkit/reconciler/internal/serial"
 	"github.com/opkit-dev/opkit/sidecar"
 )
@@ -55,6 +56,9 @@ type Reconciler[CR Object[CR]] struct {
 	pace *statusPace
 	// podChecks spaces out the pod listings of unsettled groups.
 	podChecks *podChecks
+	// pods holds the pods of this replica's buckets when Config.Sharding
+	// is set; nil otherwise, and the manager's cache holds every pod.
+	pods *podview.View
 	// serial runs the passes of one resource one at a time, also when
 	// Reconcile is called directly beside the manager's workers.
 	serial serial.Keys[types.NamespacedName]

@@ -40,6 +40,9 @@ func groupOwnerID(cr Cluster, ref commonsv1alpha1.RoleGroupRef) string {
 func (r *Reconciler[CR]) applyScope(ctx context.Context, p *pass, cr CR, ownerID string, inv *inventory.Inventory,
 	objs []client.Object, release func(inventory.Ref) bool) (bool, error) {
 	shardgate.Follow(shardgate.OwnerLabels(cr), objs)
+	if err := shardgate.TagPods(shardgate.BucketLabels(cr), objs); err != nil {
+		return false, err
+	}
 	for _, o := range objs {
 		if err := controllerutil.SetControllerReference(cr, o, r.scheme); err != nil {
 			return false, err

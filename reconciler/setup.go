@@ -26,6 +26,7 @@ import (
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/reconciler/internal/offline"
+	"github.com/opkit-dev/opkit/reconciler/internal/podview"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
 	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
@@ -52,7 +53,9 @@ func (r *Reconciler[CR]) SetupWithManager(ctx context.Context, mgr ctrl.Manager)
 // resources depend on (through a cache of their names and versions only).
 // Pods are cached (the health check reads them) but not watched: a change
 // of a pod's readiness reaches the reconciler as a change of its
-// StatefulSet's status. mgr should be built with the options
+// StatefulSet's status. With Config.Sharding, the replica caches the pods
+// of its buckets only, in a cache of its own that follows the ring. mgr
+// should be built with the options
 // ManagerOptions returns. It may be called once.
 func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl.Manager, blder *builder.Builder) error {
 	if r.engine != nil {
@@ -78,10 +81,8 @@ func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctr
 		return err
 	}
 	r.deps = deps
-	// The pods' informer starts with the manager's cache, not in the
-	// middle of the first converge that needs it.
-	if _, err := mgr.GetCache().GetInformer(ctx, &corev1.Pod{}, cache.BlockUntilSynced(false)); err != nil {
-		return fmt.Errorf("caching pods: %w", err)
+	if err := r.cachePods(ctx, mgr); err != nil {
+		return err
 	}
 
 	b := blder.Named(r.cfg.Name).For(r.cfg.For)
@@ -166,11 +167,7 @@ func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 		// replica caches those of its share.
 		shardgate.Narrow(cacheOpts.ByObject, c.Sharding.Selector())
 	}
-	managedBy := c.ManagedBy
-	if managedBy == "" {
-		managedBy = commonsv1alpha1.DefaultManagedBy
-	}
-	ours := labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy})
+	ours := r.managedBy()
 	cacheOpts.ByObject[&corev1.Pod{}] = cache.ByObject{Label: ours}
 	claims := &metav1.PartialObjectMetadata{}
 	claims.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"))
@@ -181,6 +178,54 @@ func (r *Reconciler[CR]) ManagerOptions() (cache.Options, client.Options) {
 		cacheOpts.ByObject[c.For] = cache.ByObject{Label: c.Sharding.Selector()}
 	}
 	return cacheOpts, clientOpts
+}
+
+// managedBy selects the objects and pods of the operator by its managed-by
+// label.
+func (r *Reconciler[CR]) managedBy() labels.Selector {
+	managedBy := r.cfg.ManagedBy
+	if managedBy == "" {
+		managedBy = commonsv1alpha1.DefaultManagedBy
+	}
+	return labels.SelectorFromSet(labels.Set{commonsv1alpha1.LabelManagedBy: managedBy})
+}
+
+// cachePods starts caching the pods the health check reads. Without
+// sharding, the informer of the manager's cache (ManagerOptions) starts
+// with the cache, not in the middle of the first converge that needs it.
+// With Config.Sharding, a pod view holds the pods of the replica's
+// buckets only (the manager's pod informer is never started).
+func (r *Reconciler[CR]) cachePods(ctx context.Context, mgr ctrl.Manager) error {
+	if r.cfg.Sharding == nil {
+		if _, err := mgr.GetCache().GetInformer(ctx, &corev1.Pod{}, cache.BlockUntilSynced(false)); err != nil {
+			return fmt.Errorf("caching pods: %w", err)
+		}
+		return nil
+	}
+	strip := cache.TransformStripManagedFields()
+	view, err := podview.New(podview.Options{
+		Config: mgr.GetConfig(), Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(),
+		Namespaces:  refs.Namespaces(r.cfg.Namespaces),
+		Selector:    r.managedBy(),
+		BucketLabel: r.cfg.Sharding.BucketLabel(),
+		Buckets:     r.cfg.Sharding.Buckets,
+		Transform: func(in any) (any, error) {
+			out, err := strip(in)
+			if pod, ok := out.(*corev1.Pod); ok && err == nil {
+				slimPod(pod)
+			}
+			return out, err
+		},
+		Reader: mgr.GetAPIReader(),
+	})
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(view); err != nil {
+		return fmt.Errorf("caching pods: %w", err)
+	}
+	r.pods = view
+	return nil
 }
 
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -20,11 +21,13 @@ import (
 // whether the replica owns a resource (Owns). Run it with Start, as a
 // manager.Runnable, on every replica; it needs no leader election.
 type Member struct {
-	client   client.Client
-	reader   client.Reader
-	opts     Options
-	shardKey string
-	drainKey string
+	client    client.Client
+	reader    client.Reader
+	opts      Options
+	shardKey  string
+	drainKey  string
+	bucketKey string
+	ring      atomic.Pointer[Ring] // the ring of the last Sync
 
 	renewMu  sync.Mutex // serializes Renew and Release; guards lastSent
 	lastSent time.Time  // the renew time of the last update sent
@@ -51,12 +54,13 @@ func New(c client.Client, reader client.Reader, opts Options) (*Member, error) {
 		return nil, err
 	}
 	return &Member{
-		client:   c,
-		reader:   reader,
-		opts:     opts,
-		shardKey: commonsv1alpha1.LabelShardPrefix + opts.Ring,
-		drainKey: commonsv1alpha1.LabelShardDrainPrefix + opts.Ring,
-		observer: observer{defaultDuration: opts.LeaseDuration, margin: opts.ExpiryMargin},
+		client:    c,
+		reader:    reader,
+		opts:      opts,
+		shardKey:  commonsv1alpha1.LabelShardPrefix + opts.Ring,
+		drainKey:  commonsv1alpha1.LabelShardDrainPrefix + opts.Ring,
+		bucketKey: commonsv1alpha1.LabelShardBucketPrefix + opts.Ring,
+		observer:  observer{defaultDuration: opts.LeaseDuration, margin: opts.ExpiryMargin},
 	}, nil
 }
 

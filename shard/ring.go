@@ -15,15 +15,31 @@ import (
 // members.
 const DefaultVirtualNodes = 100
 
+// Buckets is how many buckets keys fall into (Bucket). It is fixed: a
+// product's pod templates carry their resource's bucket, and another count
+// would change them all.
+const Buckets = 1024
+
+// Bucket returns the bucket of key, from 0 to Buckets-1. It depends on the
+// key alone, never on the members, so a resource keeps its bucket when it
+// moves; the Ring assigns whole buckets.
+func Bucket(key string) int {
+	return int(xxhash.Sum64String(key) % Buckets)
+}
+
 // Ring assigns keys to members by consistent hashing: every member owns
-// VirtualNodes points on a 64-bit circle, and a key belongs to the member of
-// the first point at or after the key's hash. Adding a member takes keys only
-// from the points it lands before; removing one gives only its own keys to
-// the members after its points. A Ring is immutable and safe for concurrent
-// use; build a new one when the members change.
+// VirtualNodes points on a 64-bit circle, every bucket (Bucket) has one
+// point of its own, and a bucket, with every key in it, belongs to the
+// member of the first point at or after the bucket's. Adding a member
+// takes buckets only from the points it lands before; removing one gives
+// only its own buckets to the members after its points. Assigning buckets
+// rather than keys lets a replica select what it owns with one label
+// selector that changes only when the members do. A Ring is immutable and
+// safe for concurrent use; build a new one when the members change.
 type Ring struct {
 	members []string
 	points  []point
+	owners  []string // by bucket; nil when the ring has no members
 }
 
 type point struct {
@@ -53,18 +69,41 @@ func NewRing(members []string, virtualNodes int) *Ring {
 	slices.SortFunc(r.points, func(a, b point) int {
 		return cmp.Or(cmp.Compare(a.hash, b.hash), strings.Compare(a.member, b.member))
 	})
+	if len(r.points) > 0 {
+		r.owners = make([]string, Buckets)
+		for b := range r.owners {
+			r.owners[b] = r.at(xxhash.Sum64String("bucket#" + strconv.Itoa(b)))
+		}
+	}
 	return r
 }
 
 // Members returns the ring's members, sorted.
 func (r *Ring) Members() []string { return slices.Clone(r.members) }
 
-// Owner returns the member owning key, or "" when the ring has no members.
+// Owner returns the member owning key (the owner of its bucket), or ""
+// when the ring has no members.
 func (r *Ring) Owner(key string) string {
-	if len(r.points) == 0 {
+	if r.owners == nil {
 		return ""
 	}
-	h := xxhash.Sum64String(key)
+	return r.owners[Bucket(key)]
+}
+
+// Buckets returns the buckets member owns, in increasing order; none when
+// it is not on the ring.
+func (r *Ring) Buckets(member string) []int {
+	var out []int
+	for b, m := range r.owners {
+		if m == member {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// at returns the member of the first point at or after hash h.
+func (r *Ring) at(h uint64) string {
 	i, _ := slices.BinarySearchFunc(r.points, h, func(p point, h uint64) int { return cmp.Compare(p.hash, h) })
 	if i == len(r.points) {
 		i = 0 // past the last point: the circle wraps to the first

@@ -90,3 +90,47 @@ func TestRingWithoutMembersOwnsNothing(t *testing.T) {
 		t.Errorf("Owner on an empty ring = %q, want \"\"", got)
 	}
 }
+
+// Every bucket has one owner, and a key belongs to its bucket's owner.
+func TestRingAssignsWholeBuckets(t *testing.T) {
+	members := []string{"op-0", "op-1", "op-2"}
+	r := shard.NewRing(members, 0)
+	owner := map[int]string{}
+	for _, m := range members {
+		for _, b := range r.Buckets(m) {
+			if prev, ok := owner[b]; ok {
+				t.Fatalf("bucket %d is given to %s and %s", b, prev, m)
+			}
+			owner[b] = m
+		}
+	}
+	if len(owner) != shard.Buckets {
+		t.Errorf("%d of %d buckets have an owner", len(owner), shard.Buckets)
+	}
+	for _, k := range keys(2000) {
+		if got, want := r.Owner(k), owner[shard.Bucket(k)]; got != want {
+			t.Fatalf("key %s: owner %s, but its bucket %d is %s's", k, got, shard.Bucket(k), want)
+		}
+	}
+	if got := r.Buckets("op-9"); len(got) != 0 {
+		t.Errorf("Buckets of a member not on the ring = %v, want none", got)
+	}
+}
+
+// A bucket is written into pod templates: it must be the same in every
+// release, whatever the members.
+func TestBucketNeverChanges(t *testing.T) {
+	gk := schema.GroupKind{Group: "sample.opkit.dev", Kind: "SampleCluster"}
+	for _, tc := range []struct {
+		ns, name string
+		want     int
+	}{
+		{"default", "simple", 242},
+		{"team-a", "kafka", 413},
+		{"team-b", "cluster-17", 520},
+	} {
+		if got := shard.Bucket(shard.Key(gk, tc.ns, tc.name)); got != tc.want {
+			t.Errorf("Bucket(%s/%s) = %d, want %d", tc.ns, tc.name, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -50,6 +51,7 @@ func (m *Member) Sync(ctx context.Context) (SyncResult, error) {
 	}
 	res := SyncResult{View: m.observer.observe(leases.Items, m.opts.Clock.Now(), m.opts.Member, true)}
 	ring := NewRing(res.View.RingMembers(), m.opts.VirtualNodes)
+	m.ring.Store(ring)
 	var errs []error
 	for _, a := range plan(m.opts.Member, res.View, ring, resources) {
 		switch err := m.act(ctx, a); {
@@ -117,7 +119,9 @@ func (m *Member) act(ctx context.Context, a Action) error {
 	case StepDrain:
 		return m.patchLabels(ctx, a.Resource, a.ResourceVersion, map[string]any{m.drainKey: m.opts.Member})
 	default:
-		return m.patchLabels(ctx, a.Resource, a.ResourceVersion, map[string]any{m.shardKey: m.opts.Member, m.drainKey: nil})
+		return m.patchLabels(ctx, a.Resource, a.ResourceVersion, map[string]any{
+			m.shardKey: m.opts.Member, m.drainKey: nil, m.bucketKey: strconv.Itoa(Bucket(a.Resource.Key())),
+		})
 	}
 }
 

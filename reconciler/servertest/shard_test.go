@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -29,6 +30,8 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 	replicas := []string{"op-0", "op-1"}
 	share := clustersPerReplica(ns, replicas, 2)
 	ring := commonsv1alpha1.LabelShardPrefix + "sample"
+	bucketKey := commonsv1alpha1.LabelShardBucketPrefix + "sample"
+	gk := samplev1alpha1.GroupVersion.WithKind("SampleCluster").GroupKind()
 
 	ops := map[string]*operator{}
 	for _, name := range replicas {
@@ -64,6 +67,9 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 			if owner := got.Labels[ring]; owner != name {
 				t.Errorf("cluster %s is owned by %q, want %s", cluster, owner, name)
 			}
+			if b, want := got.Labels[bucketKey], strconv.Itoa(shard.Bucket(shard.Key(gk, ns, cluster))); b != want {
+				t.Errorf("cluster %s is in bucket %q, want %s", cluster, b, want)
+			}
 		}
 		cached := &samplev1alpha1.SampleClusterList{}
 		if err := ops[name].client.List(t.Context(), cached, client.InNamespace(ns)); err != nil {
@@ -78,8 +84,9 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 			t.Errorf("replica %s caches %v, want its share %v only", name, held, share[name])
 		}
 		// The objects follow their cluster: labelled with its owner (but
-		// for the pod template, which a move must not roll), and cached
-		// by that replica alone.
+		// for the pod template, which a move must not roll, and which
+		// carries the cluster's bucket instead), and cached by that
+		// replica alone.
 		var want []string
 		for _, cluster := range share[name] {
 			sts := &appsv1.StatefulSet{}
@@ -92,6 +99,9 @@ func TestShardedReplicasEachConvergeTheirShare(t *testing.T) {
 			}
 			if _, found := sts.Spec.Template.Labels[ring]; found {
 				t.Errorf("the pod template of StatefulSet %s carries the owner label", key.Name)
+			}
+			if b, want := sts.Spec.Template.Labels[bucketKey], strconv.Itoa(shard.Bucket(shard.Key(gk, ns, cluster))); b != want {
+				t.Errorf("the pod template of StatefulSet %s carries bucket %q, want %s", key.Name, b, want)
 			}
 			want = append(want, key.Name)
 		}

@@ -2,12 +2,14 @@ package servertest_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/testkit"
 	samplev1alpha1 "github.com/opkit-dev/opkit/testkit/sample/v1alpha1"
 )
@@ -44,6 +46,36 @@ func TestMembersShareTheResourcesAndTheirObjects(t *testing.T) {
 	}
 	if o := r.journal.overlaps(); len(o) > 0 {
 		t.Errorf("passes ran at once on two members: %v", o)
+	}
+
+	// Each resource carries its bucket, which its owner's ring gives it;
+	// the members' buckets cover each bucket once.
+	held := map[string]string{}
+	for _, n := range r.names() {
+		m := r.members[n].member
+		for _, b := range m.Buckets() {
+			if other, ok := held[b]; ok {
+				t.Fatalf("bucket %s is held by %s and %s", b, other, n)
+			}
+			held[b] = n
+		}
+	}
+	if len(held) != shard.Buckets {
+		t.Errorf("the members hold %d of %d buckets", len(held), shard.Buckets)
+	}
+	scs := &samplev1alpha1.SampleClusterList{}
+	if err := r.c.List(t.Context(), scs, client.InNamespace(r.ns)); err != nil {
+		t.Fatal(err)
+	}
+	bucketKey := r.members["op-0"].member.BucketLabel()
+	for _, sc := range scs.Items {
+		want := strconv.Itoa(shard.Bucket(shard.Key(sampleGVK.GroupKind(), sc.Namespace, sc.Name)))
+		if got := sc.Labels[bucketKey]; got != want {
+			t.Errorf("resource %s is labelled with bucket %q, want %s", sc.Name, got, want)
+		}
+		if owner := sc.Labels[shardKey]; held[want] != owner {
+			t.Errorf("resource %s is owned by %s, but its bucket %s is %s's", sc.Name, owner, want, held[want])
+		}
 	}
 }
 

@@ -69,6 +69,13 @@ const (
 	// label asking a resource's owner to hand it over; the value names the
 	// replica that asked. The owner acknowledges by removing both labels.
 	LabelShardDrainPrefix = "drain.shard.opkit.dev/"
+	// LabelShardBucketPrefix, followed by the ring's name, is the key of
+	// the label a product's pod templates carry when its operator is
+	// sharded: the value is the resource's bucket, a number fixed by the
+	// resource's identity that never changes when the resource moves, so
+	// that each replica caches the pods of its own buckets without the
+	// pods being rolled at a move.
+	LabelShardBucketPrefix = "bucket.shard.opkit.dev/"
 )
 
 // ReservedLabelPrefixes returns the prefixes of label keys that, like
@@ -77,7 +84,7 @@ const (
 // name the replica working on the resource at the moment, and copying
 // them would change every pod template whenever the resource moves. (The
 // reconcilers set the owner label on the objects' own metadata, never on
-// a pod template.)
+// a pod template, and the bucket label on pod templates themselves.)
 func ReservedLabelPrefixes() []string {
-	return []string{LabelShardDrainPrefix, LabelShardPrefix}
+	return []string{LabelShardBucketPrefix, LabelShardDrainPrefix, LabelShardPrefix}
 }

@@ -48,6 +48,7 @@ func TestKeysAreQualifiedNames(t *testing.T) {
 		"LabelShardRing":                    v1alpha1.LabelShardRing,
 		"LabelShardPrefix+ring":             v1alpha1.LabelShardPrefix + "ring",
 		"LabelShardDrainPrefix+ring":        v1alpha1.LabelShardDrainPrefix + "ring",
+		"LabelShardBucketPrefix+ring":       v1alpha1.LabelShardBucketPrefix + "ring",
 	}
 	for name, key := range keys {
 		t.Run(name, func(t *testing.T) {
@@ -89,7 +90,7 @@ func TestReservedLabelPrefixesAreSortedAndCoverTheShardLabels(t *testing.T) {
 	if !slices.IsSorted(got) {
 		t.Errorf("ReservedLabelPrefixes is not sorted: %v", got)
 	}
-	for _, key := range []string{v1alpha1.LabelShardPrefix + "ring", v1alpha1.LabelShardDrainPrefix + "ring"} {
+	for _, key := range []string{v1alpha1.LabelShardPrefix + "ring", v1alpha1.LabelShardDrainPrefix + "ring", v1alpha1.LabelShardBucketPrefix + "ring"} {
 		if !slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(key, p) }) {
 			t.Errorf("no reserved prefix covers %q: %v", key, got)
 		}

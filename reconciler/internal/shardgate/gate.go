@@ -25,6 +25,15 @@ type Sharding interface {
 	// WithLease returns the context of one pass: it ends when the replica
 	// stops being a live member, before another replica may take over.
 	WithLease(ctx context.Context) (context.Context, context.CancelFunc)
+	// BucketLabel is the key of the label that carries a resource's
+	// bucket, a value fixed by the resource's identity that a move does
+	// not change: the member sets it on the resource it claims, and the
+	// reconciler copies it to the resource's pod templates.
+	BucketLabel() string
+	// Buckets returns the buckets the replica's view of the ring gives it
+	// now, in increasing order; none while it has not joined. The pods of
+	// the resources it owns are in them, except around a move.
+	Buckets() []string
 }
 
 // Gate runs Next only for the resources Sharding says this replica owns.

@@ -26,6 +26,8 @@ type sharding struct {
 func (s sharding) Owns(context.Context, client.Object) (bool, error) { return s.owns, s.err }
 func (sharding) Selector() labels.Selector                           { return labels.Everything() }
 func (sharding) DrainRequested() predicate.Predicate                 { return predicate.Funcs{} }
+func (sharding) BucketLabel() string                                 { return "bucket" }
+func (sharding) Buckets() []string                                   { return nil }
 
 // leaseKey marks the context WithLease returns.
 type leaseKey struct{}
