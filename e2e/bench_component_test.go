@@ -58,6 +58,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	releaseBundles(b, cp.Client, ns)
 	o := startBenchOperator(b, cp, benchComponentProcess(ns))
 	heapBefore := testkit.HeapInUse()
+	heapProfile(b, "component-before")
 	row := scaleRow{workload: label + " one component"}
 
 	coldBefore := o.counter.Snapshot()
@@ -73,6 +74,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	created, last := lastCreate(o.run.Writes(), componentResources)
 	row.cold = last.Sub(start)
 	heapAfter := testkit.HeapInUse()
+	heapProfile(b, "component")
 	bnd := &bundle.Bundle{}
 	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, bnd); err != nil {
 		b.Fatal(err)

@@ -74,6 +74,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
 	heapBefore := testkit.HeapInUse()
+	heapProfile(b, "clusters-before")
 	row := scaleRow{workload: "(a) product clusters"}
 
 	// cold converge
@@ -189,6 +190,7 @@ func readsPerResource(s apicount.Snapshot, n int) string {
 func productFootprint(b *testing.B, c client.Reader, ns string, heapBefore uint64) (float64, int, float64) {
 	b.Helper()
 	heapAfter := testkit.HeapInUse()
+	heapProfile(b, "clusters")
 	var list samplev1alpha1.SampleClusterList
 	if err := c.List(b.Context(), &list, client.InNamespace(ns)); err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
@@ -17,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/reconciler"
 	"github.com/opkit-dev/opkit/shard"
 	"github.com/opkit-dev/opkit/testkit"
@@ -46,8 +48,10 @@ const productRing = "sample"
 type shardedWorkload struct {
 	name string // of the sub-benchmark and the table
 	env  string // the variable that sets how many resources
-	// operator returns the replica named member, sharding the resources of ns.
-	operator func(ns, member string) crash.Operator
+	ring string // the replicas' shard ring
+	// operator returns the replica named member, sharding the resources of
+	// ns and counting its passes in passes.
+	operator func(ns, member string, passes *passCounter) crash.Operator
 	// create creates the i-th resource in ns.
 	create func(ctx context.Context, c client.Client, ns string, i int) error
 	// written is done when the operator has created the workloads (the
@@ -64,9 +68,9 @@ type shardedWorkload struct {
 func shardedWorkloads() []shardedWorkload {
 	return []shardedWorkload{
 		{
-			name: "bundles", env: ShardBundlesEnv,
-			operator: func(ns, member string) crash.Operator {
-				return shardedBundleOperator(testkit.QuietLogger(), ns, member)
+			name: "bundles", env: ShardBundlesEnv, ring: bundleRing,
+			operator: func(ns, member string, passes *passCounter) crash.Operator {
+				return shardedBundleOperator(testkit.QuietLogger(), ns, member, passes)
 			},
 			create: func(ctx context.Context, c client.Client, ns string, i int) error {
 				return c.Create(ctx, newBundle(ns, bundleName(i), shardConfigMaps))
@@ -80,7 +84,7 @@ func shardedWorkloads() []shardedWorkload {
 			objects: func(_ *testing.B, _ client.Client, _ string, n int) int { return n * (shardConfigMaps + 2) },
 		},
 		{
-			name: "clusters", env: ShardClustersEnv,
+			name: "clusters", env: ShardClustersEnv, ring: productRing,
 			operator: shardedProductOperator,
 			create: func(ctx context.Context, c client.Client, ns string, i int) error {
 				return c.Create(ctx, newCluster(ns, clusterName(i), scaleShape))
@@ -99,7 +103,7 @@ func shardedWorkloads() []shardedWorkload {
 
 // shardedProductOperator returns one replica of the product operator of
 // workload (a), set up as the scale benchmark's, with sharding on.
-func shardedProductOperator(ns, member string) crash.Operator {
+func shardedProductOperator(ns, member string, passes *passCounter) crash.Operator {
 	return shardedOperator(ns, productRing, member, samplev1alpha1.GroupVersion.WithKind("SampleCluster"),
 		func(ctx context.Context, cfg *rest.Config, m *shard.Member) (ctrl.Manager, error) {
 			rc := productConfig()
@@ -108,7 +112,7 @@ func shardedProductOperator(ns, member string) crash.Operator {
 			rc.Orphan.DrainPollInterval = 500 * time.Millisecond
 			rc.Namespaces = []string{ns}
 			rc.MaxConcurrentReconciles = productWorkers
-			rc.Sharding = m
+			rc.Sharding = sharding(m, passes)
 			r, err := reconciler.New(rc)
 			if err != nil {
 				return nil, err
@@ -130,6 +134,17 @@ func shardedProductOperator(ns, member string) crash.Operator {
 		})
 }
 
+// leasesOf is done when ns holds the Leases of want members of ring.
+func leasesOf(c client.Client, ns, ring string, want int) testkit.Condition[string] {
+	return func(ctx context.Context) (string, bool, error) {
+		leases := &coordinationv1.LeaseList{}
+		if err := c.List(ctx, leases, client.InNamespace(ns), client.MatchingLabels{commonsv1alpha1.LabelShardRing: ring}); err != nil {
+			return "", false, err
+		}
+		return fmt.Sprintf("%d of %d", len(leases.Items), want), len(leases.Items) == want, nil
+	}
+}
+
 // listed is done when ns holds want objects of list's kind.
 func listed(c client.Client, ns string, list client.ObjectList, want int) testkit.Condition[string] {
 	return func(ctx context.Context) (string, bool, error) {
@@ -148,6 +163,8 @@ type shardRow struct {
 	took                         time.Duration
 	heap                         int64 // bytes in use after converging, above the heap before the replicas started
 	requests                     []int // per replica
+	passes                       []int // per replica
+	moved                        int   // resources that got passes from more than one replica
 }
 
 func (r shardRow) objectsPerSecond() float64 { return float64(r.objects) / r.took.Seconds() }
@@ -157,8 +174,10 @@ func (r shardRow) objectsPerSecond() float64 { return float64(r.objects) / r.too
 // bundles, then the product operator's clusters — and prints for each:
 // objects per second, heap per replica (the heap in use after converging
 // above the heap before the replicas started, divided by the replicas:
-// shared fixed costs spread over them) and API requests per replica,
-// and how long the replicas took to write every workload (Deployment or
+// shared fixed costs spread over them), API requests and passes per
+// replica, how many resources got passes from two replicas (none should:
+// every replica is on the ring before the first resource is created), and
+// how long the replicas took to write every workload (Deployment or
 // StatefulSet) before the controllers and kwok made its pods ready.
 func BenchmarkShardedReplicas(b *testing.B) {
 	cp := env.Require(b)
@@ -180,22 +199,32 @@ func BenchmarkShardedReplicas(b *testing.B) {
 	}
 }
 
+// meanMax returns the mean and the largest of counts (0, 0 for none).
+func meanMax(counts []int) (mean, most int) {
+	if len(counts) == 0 {
+		return 0, 0
+	}
+	total := 0
+	for _, c := range counts {
+		total += c
+		most = max(most, c)
+	}
+	return total / len(counts), most
+}
+
 // shardTable renders rows as a markdown table, each ratio against the
 // first row.
 func shardTable(what string, rows []shardRow) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "| replicas | %s (objects) | workloads written | cold converge | objects/s | ÷ 1 replica | heap per replica MiB | ÷ 1 replica | requests per replica (max) |\n|---|---|---|---|---|---|---|---|---|\n", what)
+	fmt.Fprintf(&sb, "| replicas | %s (objects) | workloads written | cold converge | objects/s | ÷ 1 replica | heap per replica MiB | ÷ 1 replica | requests per replica (max) | passes per replica (max) | passed by two replicas |\n|---|---|---|---|---|---|---|---|---|---|---|\n", what)
 	base := float64(rows[0].heap) / (1 << 20)
 	for _, r := range rows {
-		total, most := 0, 0
-		for _, q := range r.requests {
-			total += q
-			most = max(most, q)
-		}
+		requests, mostRequests := meanMax(r.requests)
+		passes, mostPasses := meanMax(r.passes)
 		perReplica := float64(r.heap) / float64(r.replicas) / (1 << 20)
-		fmt.Fprintf(&sb, "| %d | %d (%d) | %s | %s | %.0f | %.2f | %.1f | %.2f | %d (%d) |\n", r.replicas, r.resources, r.objects,
+		fmt.Fprintf(&sb, "| %d | %d (%d) | %s | %s | %.0f | %.2f | %.1f | %.2f | %d (%d) | %d (%d) | %d |\n", r.replicas, r.resources, r.objects,
 			r.written.Round(100*time.Millisecond), r.took.Round(100*time.Millisecond), r.objectsPerSecond(), r.objectsPerSecond()/rows[0].objectsPerSecond(),
-			perReplica, perReplica/base, total/r.replicas, most)
+			perReplica, perReplica/base, requests, mostRequests, passes, mostPasses, r.moved)
 	}
 	return sb.String()
 }
@@ -208,11 +237,12 @@ func benchShards(b *testing.B, cp *controlplane.ControlPlane, w shardedWorkload,
 	releaseBundles(b, cp.Client, ns)
 	heapBefore := testkit.HeapInUse()
 	counters := make([]*apicount.Counter, replicas)
+	passes := newPassCounter()
 	for i := range replicas {
 		cfg := cp.RESTConfig()
 		counters[i] = apicount.New()
 		cfg.Wrap(counters[i].WrapTransport)
-		h, err := crash.New(crash.Options{Config: cfg, Operator: w.operator(ns, fmt.Sprintf("op-%d", i))})
+		h, err := crash.New(crash.Options{Config: cfg, Operator: w.operator(ns, fmt.Sprintf("op-%d", i), passes)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -222,6 +252,11 @@ func benchShards(b *testing.B, cp *controlplane.ControlPlane, w shardedWorkload,
 				b.Errorf("replica %d: %v", i, err)
 			}
 		})
+	}
+	// Every replica on the ring before the first resource: each resource
+	// is claimed once, by the replica the full ring gives it.
+	if _, err := testkit.WaitFor(ctx, leasesOf(cp.Client, ns, w.ring, replicas), time.Minute); err != nil {
+		b.Fatalf("%d replicas did not all join the ring: %v", replicas, err)
 	}
 	before := make([]apicount.Snapshot, replicas)
 	for i, c := range counters {
@@ -243,9 +278,15 @@ func benchShards(b *testing.B, cp *controlplane.ControlPlane, w shardedWorkload,
 	}
 	row := shardRow{replicas: replicas, resources: n, written: written, took: time.Since(start)}
 	row.heap = int64(testkit.HeapInUse()) - int64(heapBefore)
+	heapProfile(b, fmt.Sprintf("replicas-%d", replicas))
 	for i, c := range counters {
 		row.requests = append(row.requests, c.Snapshot().Sub(before[i]).Total())
 	}
+	byReplica := passes.perReplica()
+	for i := range replicas {
+		row.passes = append(row.passes, byReplica[fmt.Sprintf("op-%d", i)])
+	}
+	row.moved = passes.shared()
 	row.objects = w.objects(b, cp.Client, ns, n)
 	b.ReportMetric(row.objectsPerSecond(), "objects/s")
 	b.ReportMetric(float64(row.heap)/float64(replicas)/(1<<20), "MiB/replica")

@@ -35,10 +35,10 @@ const bundleRing = "bundles"
 // shardedBundleOperator returns one replica of the component operator
 // with sharding on, logging through log: a member of the ring named member, its Lease in ns,
 // and the reconciler restricted to its share.
-func shardedBundleOperator(log logr.Logger, ns, member string) crash.Operator {
+func shardedBundleOperator(log logr.Logger, ns, member string, passes *passCounter) crash.Operator {
 	return shardedOperator(ns, bundleRing, member, bundle.GroupVersion.WithKind("Bundle"),
 		func(ctx context.Context, cfg *rest.Config, m *shard.Member) (ctrl.Manager, error) {
-			return bundleManager(ctx, cfg, log.WithValues("replica", member), ns, m)
+			return bundleManager(ctx, cfg, log.WithValues("replica", member), ns, sharding(m, passes))
 		})
 }
 
@@ -100,7 +100,7 @@ func TestShardedReplicasHandOverWithOneWriter(t *testing.T) {
 	}
 	runs := map[string]*crash.Run{}
 	start := func(member string) {
-		h, err := crash.New(crash.Options{Config: cp.RESTConfig(), Operator: shardedBundleOperator(operatorLogger(t), ns, member)})
+		h, err := crash.New(crash.Options{Config: cp.RESTConfig(), Operator: shardedBundleOperator(operatorLogger(t), ns, member, nil)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,14 +230,15 @@ func oneReplicaBundles(t *testing.T, n int) endState {
 	return stableState(t, cp.Client, ns, componentCapturer)
 }
 
-// withoutShardLabels returns s with the shard owner and drain labels
-// removed from every object, the only labels a sharded run adds.
+// withoutShardLabels returns s with the shard owner, drain and bucket
+// labels removed from every object, the only labels a sharded run adds.
 func withoutShardLabels(s endState) endState {
 	for _, obj := range s {
 		md, _ := obj["metadata"].(map[string]any)
 		labels, _ := md["labels"].(map[string]any)
 		for k := range labels {
-			if strings.HasPrefix(k, commonsv1alpha1.LabelShardPrefix) || strings.HasPrefix(k, commonsv1alpha1.LabelShardDrainPrefix) {
+			if strings.HasPrefix(k, commonsv1alpha1.LabelShardPrefix) || strings.HasPrefix(k, commonsv1alpha1.LabelShardDrainPrefix) ||
+				strings.HasPrefix(k, commonsv1alpha1.LabelShardBucketPrefix) {
 				delete(labels, k)
 			}
 		}

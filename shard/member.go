@@ -94,32 +94,70 @@ func (m *Member) liveLocked() bool {
 }
 
 // Start joins the ring and, every RenewInterval, renews the Lease and runs
-// Sync, until ctx ends. It returns a *LostError when the Lease was taken
-// from the member; the process should then exit. A failed renewal or sync
-// is logged and tried again at the next interval. Start does not release
-// the Lease: call Release once the replica's passes have stopped.
+// Sync, until ctx ends. Renewals have a loop of their own, so that a long
+// Sync (a new member claiming many resources, a slow API server) never
+// delays one and lets the Lease lapse. It returns a *LostError when the
+// Lease was taken from the member; the process should then exit. A failed
+// renewal or sync is logged and tried again at the next interval. Start
+// does not release the Lease: call Release once the replica's passes have
+// stopped.
 func (m *Member) Start(ctx context.Context) error {
 	log := logr.FromContextOrDiscard(ctx).WithValues("ring", m.opts.Ring, "member", m.opts.Member)
+	if err := m.renew(ctx, log); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lost := make(chan error, 1)
+	go func() { lost <- m.renewLoop(ctx, log) }()
 	ticker := m.opts.Clock.NewTicker(m.opts.RenewInterval)
 	defer ticker.Stop()
 	for {
-		if err := m.Renew(ctx); err != nil {
-			if lost := (*LostError)(nil); errors.As(err, &lost) {
-				log.Info("lease lost, stopping", "reason", lost.Reason)
-				return err
-			}
-			log.Error(err, "renewing the shard lease")
-		} else if res, err := m.Sync(ctx); err != nil {
+		if res, err := m.Sync(ctx); err != nil {
 			log.Error(err, "reviewing the shard assignments")
 		} else {
 			logActions(log, res)
 		}
 		select {
 		case <-ctx.Done():
+			<-lost
 			return nil
+		case err := <-lost:
+			return err
 		case <-ticker.C():
 		}
 	}
+}
+
+// renewLoop renews the Lease every RenewInterval until ctx ends (nil) or
+// the Lease is lost (the *LostError).
+func (m *Member) renewLoop(ctx context.Context, log logr.Logger) error {
+	ticker := m.opts.Clock.NewTicker(m.opts.RenewInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ticker.C():
+		}
+		if err := m.renew(ctx, log); err != nil {
+			return err
+		}
+	}
+}
+
+// renew renews the Lease once, logging a failure; it returns only a
+// *LostError.
+func (m *Member) renew(ctx context.Context, log logr.Logger) error {
+	err := m.Renew(ctx)
+	if lost := (*LostError)(nil); errors.As(err, &lost) {
+		log.Info("lease lost, stopping", "reason", lost.Reason)
+		return err
+	}
+	if err != nil && ctx.Err() == nil {
+		log.Error(err, "renewing the shard lease")
+	}
+	return nil
 }
 
 func logActions(log logr.Logger, res SyncResult) {

@@ -54,6 +54,12 @@ func (m *Member) Sync(ctx context.Context) (SyncResult, error) {
 	m.ring.Store(ring)
 	var errs []error
 	for _, a := range plan(m.opts.Member, res.View, ring, resources) {
+		if !m.Live() {
+			// The Lease lapsed during this review: a member that is not
+			// live changes nothing; the next review starts afresh.
+			res.Superseded = append(res.Superseded, a)
+			continue
+		}
 		switch err := m.act(ctx, a); {
 		case err == nil:
 			res.Actions = append(res.Actions, a)

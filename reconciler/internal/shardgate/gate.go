@@ -2,6 +2,7 @@ package shardgate
 
 import (
 	"context"
+	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/labels"
@@ -16,6 +17,9 @@ type Sharding interface {
 	// Owns reports whether this replica may run a pass over obj now; it
 	// acknowledges a requested drain instead of running one.
 	Owns(ctx context.Context, obj client.Object) (bool, error)
+	// Live reports whether the replica is a live member: one that is not
+	// (its lease lapsed for a moment) owns nothing until it renews.
+	Live() bool
 	// Selector selects the resources (and the objects they manage) the
 	// replica owns.
 	Selector() labels.Selector
@@ -36,7 +40,14 @@ type Sharding interface {
 	Buckets() []string
 }
 
+// notLiveRetry is how long a pass waits when the replica was not a live
+// member at its start.
+const notLiveRetry = time.Second
+
 // Gate runs Next only for the resources Sharding says this replica owns.
+// A pass that finds the replica not live is tried again a little later
+// rather than dropped: the replica's own resources would otherwise wait
+// for their next event.
 type Gate struct {
 	// Sharding decides ownership.
 	Sharding Sharding
@@ -64,6 +75,12 @@ func (g *Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		return reconcile.Result{}, err
 	}
 	if !owns {
+		if !g.Sharding.Live() {
+			// Not the replica's to judge now: its lease lapsed, and the
+			// resource may well be its own again once it renews.
+			logr.FromContextOrDiscard(ctx).V(1).Info("not a live shard member: pass postponed", "resource", req.NamespacedName)
+			return reconcile.Result{RequeueAfter: notLiveRetry}, nil
+		}
 		logr.FromContextOrDiscard(ctx).V(1).Info("another replica's share: no pass", "resource", req.NamespacedName)
 		return reconcile.Result{}, nil
 	}

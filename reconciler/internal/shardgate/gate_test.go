@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -19,13 +20,15 @@ import (
 )
 
 type sharding struct {
-	owns bool
-	err  error
+	owns    bool
+	err     error
+	notLive bool
 }
 
 func (s sharding) Owns(context.Context, client.Object) (bool, error) { return s.owns, s.err }
 func (sharding) Selector() labels.Selector                           { return labels.Everything() }
 func (sharding) DrainRequested() predicate.Predicate                 { return predicate.Funcs{} }
+func (s sharding) Live() bool                                        { return !s.notLive }
 func (sharding) BucketLabel() string                                 { return "bucket" }
 func (sharding) Buckets() []string                                   { return nil }
 
@@ -68,9 +71,11 @@ func TestGate(t *testing.T) {
 		missing  bool
 		want     []string
 		wantErr  bool
+		retry    time.Duration
 	}{
 		{name: "owned: the pass runs under the lease", sharding: sharding{owns: true}, want: []string{"demo+lease"}},
 		{name: "another replica's: no pass", sharding: sharding{}},
+		{name: "not live: no pass, tried again", sharding: sharding{notLive: true}, retry: time.Second},
 		{name: "the acknowledgement failed: retried, no pass", sharding: sharding{err: errors.New("conflict")}, wantErr: true},
 		{name: "gone from the cache: the pass forgets it", sharding: sharding{}, missing: true, want: []string{"demo"}},
 	}
@@ -79,9 +84,12 @@ func TestGate(t *testing.T) {
 			n := &next{}
 			g := &shardgate.Gate{Sharding: tt.sharding, Reader: reader{missing: tt.missing},
 				New: func() client.Object { return &corev1.ConfigMap{} }, Next: n}
-			_, err := g.Reconcile(t.Context(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "demo"}})
+			res, err := g.Reconcile(t.Context(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "demo"}})
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("Reconcile error = %v, want error %v", err, tt.wantErr)
+			}
+			if res.RequeueAfter != tt.retry {
+				t.Errorf("RequeueAfter = %v, want %v", res.RequeueAfter, tt.retry)
 			}
 			if diff := cmp.Diff(tt.want, n.passes); diff != "" {
 				t.Errorf("passes (-want +got):\n%s", diff)
