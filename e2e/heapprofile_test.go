@@ -32,8 +32,11 @@ func heapProfile(b *testing.B, what string) {
 	if err != nil {
 		b.Fatalf("%s: %v", HeapProfileEnv, err)
 	}
-	defer f.Close()
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+	err = pprof.Lookup("heap").WriteTo(f, 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		b.Fatalf("%s: writing the heap profile: %v", HeapProfileEnv, err)
 	}
 	b.Logf("heap profile: %s", f.Name())

@@ -120,8 +120,9 @@ func (m *Member) Start(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			<-lost
-			return nil
+			// The renewals end with ctx; a loss found on the way out is
+			// the outcome.
+			return <-lost
 		case err := <-lost:
 			return err
 		case <-ticker.C():
