@@ -118,10 +118,12 @@ type Config[CR Object[CR]] struct {
 	// per interval, and up to four intervals apart while none of them
 	// fails; and it paces the status writes that report nothing but
 	// progress (the Available and Progressing messages counting ready
-	// replicas, an object found ready): at most one per interval per
-	// resource while it converges, while any other status change, and the
-	// state a settled pass finds, is written at once and carries the
-	// progress with it. Zero means DefaultProgressInterval.
+	// replicas, an object found ready): while a resource converges, the
+	// first such write comes one interval after its last status write and
+	// each next one waits twice as long as the one before, up to eight
+	// intervals, while any other status change, and the state a settled
+	// pass finds, is written at once, carries the progress with it and
+	// starts the spacing again. Zero means DefaultProgressInterval.
 	ProgressInterval time.Duration
 	// MaxConcurrentGroups is how many role groups of one role a pass
 	// reconciles at once (their role-group hooks then run concurrently

@@ -156,7 +156,8 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 	cr.GetClusterStatus().ObservedGeneration = cr.GetGeneration()
 	r.recordEvents(p, cr, err, class)
 	key := client.ObjectKeyFromObject(cr)
-	if wait := r.pace.wait(key, p.now, r.cfg.ProgressInterval); wait > 0 && !p.settled && progressOnly(orig, cr) {
+	progress := !p.settled && progressOnly(orig, cr)
+	if wait := r.pace.wait(key, p.now, r.cfg.ProgressInterval); wait > 0 && progress {
 		// Written with the next change that matters, or after wait; a
 		// settled pass writes its final state at once.
 		p.wakeAfter(wait)
@@ -169,7 +170,7 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 		return ctrl.Result{}, werr
 	}
 	if !equality.Semantic.DeepEqual(orig, cr) {
-		r.pace.wrote(key, p.now)
+		r.pace.wrote(key, p.now, progress)
 	}
 	return r.result(p, err)
 }

@@ -14,23 +14,39 @@ import (
 // statusPace spaces the status writes that report nothing but a
 // rollout's progress (a message counting ready replicas, an object found
 // ready): each would be a request, and its watch event another pass.
-// While the resource converges such a change is written at most once per
-// interval; a settled pass writes it at once, and so is anything else (a
-// condition's status or reason, what the inventory records of a write,
-// the observed generation, the product's own fields), which brings the
-// progress along.
+// While the resource converges the first such change is written one
+// interval after the resource's last status write, and each next one
+// waits twice as long as the one before, up to maxPaceStep doublings: a
+// short rollout reports its progress about once, a long one still every
+// few intervals. A settled pass writes at once, and so is anything else
+// (a condition's status or reason, what the inventory records of a
+// write, the observed generation, the product's own fields), which
+// brings the progress along and starts the spacing again from one
+// interval.
 type statusPace struct {
 	mu   sync.Mutex
-	last map[types.NamespacedName]time.Time
+	last map[types.NamespacedName]paced
 }
 
+// paced is what the pace remembers of one resource: its last status
+// write and how many progress-only writes came in a row before it.
+type paced struct {
+	at   time.Time
+	step uint
+}
+
+// maxPaceStep bounds the spacing of progress-only writes at 2^3 = 8
+// intervals.
+const maxPaceStep = 3
+
 func newStatusPace() *statusPace {
-	return &statusPace{last: map[types.NamespacedName]time.Time{}}
+	return &statusPace{last: map[types.NamespacedName]paced{}}
 }
 
 // wait returns how long a progress-only status write of key must wait:
-// zero when the last write of key by this process is at least interval
-// old, or unknown.
+// zero when the last write of key by this process is at least its
+// spacing (interval, doubled per progress-only write in a row) old, or
+// unknown.
 func (s *statusPace) wait(key types.NamespacedName, now time.Time, interval time.Duration) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -38,14 +54,23 @@ func (s *statusPace) wait(key types.NamespacedName, now time.Time, interval time
 	if !ok {
 		return 0
 	}
-	return max(interval-now.Sub(last), 0)
+	return max(interval<<last.step-now.Sub(last.at), 0)
 }
 
-// wrote notes a status write of key at now.
-func (s *statusPace) wrote(key types.NamespacedName, now time.Time) {
+// wrote notes a status write of key at now; progress says it reported
+// nothing but progress, which doubles the spacing before the next such
+// write, while any other write starts it again from one interval.
+func (s *statusPace) wrote(key types.NamespacedName, now time.Time, progress bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.last[key] = now
+	e := s.last[key]
+	e.at = now
+	if progress {
+		e.step = min(e.step+1, maxPaceStep)
+	} else {
+		e.step = 0
+	}
+	s.last[key] = e
 }
 
 // forget drops key, gone.

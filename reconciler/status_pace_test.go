@@ -76,23 +76,45 @@ func TestProgressOnly(t *testing.T) {
 }
 
 // A resource's progress waits for the interval since its last status
-// write, and not at all for a resource this process has not written.
+// write, twice as long after each progress-only write up to eight
+// intervals, one interval again after any other write, and not at all for
+// a resource this process has not written.
 func TestStatusPace(t *testing.T) {
-	p := newStatusPace()
+	const interval = 10 * time.Second
 	key := types.NamespacedName{Namespace: "ns", Name: "a"}
-	now := time.Unix(1000, 0)
-	if w := p.wait(key, now, 10*time.Second); w != 0 {
-		t.Errorf("a resource never written waits %s, want 0", w)
+	t0 := time.Unix(1000, 0)
+	type write struct {
+		at       time.Duration
+		progress bool
 	}
-	p.wrote(key, now)
-	if w := p.wait(key, now.Add(4*time.Second), 10*time.Second); w != 6*time.Second {
-		t.Errorf("4s after a write: wait %s, want 6s", w)
+	for _, tc := range []struct {
+		name   string
+		writes []write
+		at     time.Duration
+		want   time.Duration
+	}{
+		{"never written", nil, 0, 0},
+		{"4s after a write", []write{{0, false}}, 4 * time.Second, 6 * time.Second},
+		{"an interval after a write", []write{{0, false}}, interval, 0},
+		{"after one progress write", []write{{0, false}, {10 * time.Second, true}}, 15 * time.Second, 15 * time.Second},
+		{"after two progress writes", []write{{0, false}, {10 * time.Second, true}, {30 * time.Second, true}}, 30 * time.Second, 40 * time.Second},
+		{"eight intervals at most", []write{{0, true}, {1, true}, {2, true}, {3, true}, {4, true}, {5, true}}, 5, 80 * time.Second},
+		{"another write starts again", []write{{0, true}, {1, true}, {2, true}, {3, false}}, 3, interval},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newStatusPace()
+			for _, w := range tc.writes {
+				p.wrote(key, t0.Add(w.at), w.progress)
+			}
+			if got := p.wait(key, t0.Add(tc.at), interval); got != tc.want {
+				t.Errorf("wait = %s, want %s", got, tc.want)
+			}
+		})
 	}
-	if w := p.wait(key, now.Add(10*time.Second), 10*time.Second); w != 0 {
-		t.Errorf("an interval after a write: wait %s, want 0", w)
-	}
+	p := newStatusPace()
+	p.wrote(key, t0, false)
 	p.forget(key)
-	if w := p.wait(key, now, 10*time.Second); w != 0 {
+	if w := p.wait(key, t0, interval); w != 0 {
 		t.Errorf("a forgotten resource waits %s, want 0", w)
 	}
 }
