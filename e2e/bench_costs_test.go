@@ -14,7 +14,7 @@ import (
 // against the raw writer's, and the heap per 1,000 objects.
 func costsTable(rows []scaleRow) string {
 	var b strings.Builder
-	b.WriteString("| workload | edit reverted: object writes + status writes per edit | retire one role group: uncached get/list per resource | cold: uncached pod lists per resource | cold: status writes per resource | cold: passes per resource | cold objects/s ÷ raw writer's | heap MiB/1k obj |\n")
+	b.WriteString("| workload | edit reverted: object writes + status writes per edit | retire one role group: uncached get/list per resource | cold: uncached pod lists per resource | cold: status writes per resource | cold: passes per resource | cold objects/s ÷ raw writer's | heap MiB/1k obj: in use (live) |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		edits := float64(max(r.edits, 1))
@@ -28,11 +28,11 @@ func costsTable(rows []scaleRow) string {
 			}
 			return trim(float64(n) / float64(resources))
 		}
-		fmt.Fprintf(&b, "| %s | %s + %s | %s | %s | %s | %s | %.2f (%.0f ÷ %.0f) | %.2f |\n",
+		fmt.Fprintf(&b, "| %s | %s + %s | %s | %s | %s | %s | %.2f (%.0f ÷ %.0f) | %.2f (%.2f) |\n",
 			r.workload, trim(float64(r.editWrites-r.editStatusWrites)/edits), trim(float64(r.editStatusWrites)/edits),
 			retire, perResource(r.coldRequests[apicount.Key{Verb: "list", Resource: "pods"}]),
 			perResource(statusWrites(r.coldRequests)), perResource(r.reconciles),
-			r.coldRatio(), float64(r.objects)/r.cold.Seconds(), float64(r.objects)/r.raw.Seconds(), r.heapMiBPer1k)
+			r.coldRatio(), float64(r.objects)/r.cold.Seconds(), float64(r.objects)/r.raw.Seconds(), r.heapMiBPer1k, r.liveMiBPer1k)
 	}
 	return b.String()
 }

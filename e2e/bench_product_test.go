@@ -73,7 +73,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
-	heapBefore := testkit.HeapInUse()
+	heapBefore := heapReading{inUse: testkit.HeapInUse(), live: testkit.HeapLive()}
 	heapProfile(b, "clusters-before")
 	row := scaleRow{workload: "(a) product clusters"}
 
@@ -94,7 +94,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	row.reconciles = reconciles(productName) - passesBefore
 	created, last := lastCreate(o.run.Writes(), productResources)
 	row.cold = last.Sub(start)
-	row.heapMiBPer1k, row.objects, row.inventoryBytesPerObj = productFootprint(b, cp.Client, ns, heapBefore)
+	row.heapMiBPer1k, row.liveMiBPer1k, row.objects, row.inventoryBytesPerObj = productFootprint(b, cp.Client, ns, heapBefore)
 	if created != row.objects {
 		b.Logf("the operator created %d objects; its inventories hold %d", created, row.objects)
 	}
@@ -184,12 +184,13 @@ func readsPerResource(s apicount.Snapshot, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-// productFootprint returns the heap the clusters added per 1,000 managed
-// objects, the number of managed objects (the inventories' items) and the
-// bytes of inventory per object in the clusters' status.
-func productFootprint(b *testing.B, c client.Reader, ns string, heapBefore uint64) (float64, int, float64) {
+// productFootprint returns the heap in use and the live heap the clusters
+// added per 1,000 managed objects, the number of managed objects (the
+// inventories' items) and the bytes of inventory per object in the
+// clusters' status.
+func productFootprint(b *testing.B, c client.Reader, ns string, before heapReading) (float64, float64, int, float64) {
 	b.Helper()
-	heapAfter := testkit.HeapInUse()
+	heapAfter, liveAfter := testkit.HeapInUse(), testkit.HeapLive()
 	heapProfile(b, "clusters")
 	var list samplev1alpha1.SampleClusterList
 	if err := c.List(b.Context(), &list, client.InNamespace(ns)); err != nil {
@@ -214,8 +215,15 @@ func productFootprint(b *testing.B, c client.Reader, ns string, heapBefore uint6
 			add(&st.RoleGroups[j].Objects)
 		}
 	}
-	heap := float64(int64(heapAfter)-int64(heapBefore)) / (1 << 20) / (float64(objects) / 1000)
-	return heap, objects, float64(bytes) / float64(objects)
+	return mibPer1k(before.inUse, heapAfter, objects), mibPer1k(before.live, liveAfter, objects), objects, float64(bytes) / float64(objects)
+}
+
+// heapReading is the heap in use and the live heap at one moment.
+type heapReading struct{ inUse, live uint64 }
+
+// mibPer1k is the growth from before to after in MiB per 1,000 of objects.
+func mibPer1k(before, after uint64, objects int) float64 {
+	return float64(int64(after)-int64(before)) / (1 << 20) / (float64(objects) / 1000)
 }
 
 // retireGatewayB removes gateway/b from every cluster and waits until each

@@ -94,7 +94,7 @@ func shardedWorkloads() []shardedWorkload {
 			},
 			settled: allClustersSettled,
 			objects: func(b *testing.B, c client.Client, ns string, _ int) int {
-				_, objects, _ := productFootprint(b, c, ns, 0)
+				_, _, objects, _ := productFootprint(b, c, ns, heapReading{})
 				return objects
 			},
 		},

@@ -52,7 +52,10 @@ type scaleRow struct {
 	retireReads, resources int
 	// reconciles is how many passes the cold converge took.
 	reconciles              int
-	heapMiBPer1k            float64
+	// heapMiBPer1k is the heap in use (testkit.HeapInUse) the workload
+	// added per 1,000 objects, liveMiBPer1k the live heap
+	// (testkit.HeapLive), without the allocator's free slots.
+	heapMiBPer1k, liveMiBPer1k float64
 	inventoryBytesPerObj    float64
 	eventsAsked, eventsLost int
 	// coldRequests are the operator's requests during the cold converge.
@@ -77,6 +80,7 @@ func (r scaleRow) report(b *testing.B) {
 		b.ReportMetric(float64(r.retireWrites)/float64(r.retireMin), "retire-writes/min")
 	}
 	b.ReportMetric(r.heapMiBPer1k, "heap-MiB/1k-obj")
+	b.ReportMetric(r.liveMiBPer1k, "live-heap-MiB/1k-obj")
 	b.ReportMetric(r.inventoryBytesPerObj, "inventory-B/obj")
 	b.ReportMetric(float64(r.eventsLost), "events-dropped")
 }

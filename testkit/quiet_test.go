@@ -32,3 +32,32 @@ func TestHeapInUseCountsWhatIsKept(t *testing.T) {
 		t.Errorf("heap in use %d B after keeping 64 MiB, %d B before", after, before)
 	}
 }
+
+func TestHeapLiveCountsWhatIsKeptAndNotWhatIsDropped(t *testing.T) {
+	before := testkit.HeapLive()
+	kept := filled(64 << 20)
+	if n := len(filled(64 << 20)); n != 64<<20 {
+		t.Fatalf("allocated %d B", n)
+	}
+	after := testkit.HeapLive()
+	inUse := testkit.HeapInUse()
+	runtime.KeepAlive(kept)
+	if after < before+32<<20 {
+		t.Errorf("live heap %d B after keeping 64 MiB, %d B before", after, before)
+	}
+	if after > before+96<<20 {
+		t.Errorf("live heap %d B after keeping 64 MiB and dropping 64 MiB, %d B before: the dropped bytes count", after, before)
+	}
+	if inUse < after {
+		t.Errorf("heap in use %d B is below the live heap %d B", inUse, after)
+	}
+}
+
+// filled returns n bytes, each written.
+func filled(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return b
+}
