@@ -51,13 +51,13 @@ type scaleRow struct {
 	// resources retired one.
 	retireReads, resources int
 	// reconciles is how many passes the cold converge took.
-	reconciles              int
+	reconciles int
 	// heapMiBPer1k is the heap in use (testkit.HeapInUse) the workload
 	// added per 1,000 objects, liveMiBPer1k the live heap
 	// (testkit.HeapLive), without the allocator's free slots.
 	heapMiBPer1k, liveMiBPer1k float64
-	inventoryBytesPerObj    float64
-	eventsAsked, eventsLost int
+	inventoryBytesPerObj       float64
+	eventsAsked, eventsLost    int
 	// coldRequests are the operator's requests during the cold converge.
 	coldRequests apicount.Snapshot
 }
