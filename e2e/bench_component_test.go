@@ -57,7 +57,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
 	o := startBenchOperator(b, cp, benchComponentProcess(ns))
-	heapBefore, liveBefore := testkit.HeapInUse(), testkit.HeapLive()
+	heapBefore := readHeap()
 	heapProfile(b, "component-before")
 	row := scaleRow{workload: label + " one component"}
 
@@ -73,7 +73,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	created, last := lastCreate(o.run.Writes(), componentResources)
 	row.cold = last.Sub(start)
-	heapAfter, liveAfter := testkit.HeapInUse(), testkit.HeapLive()
+	heapAfter := readHeap()
 	heapProfile(b, "component")
 	bnd := &bundle.Bundle{}
 	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, bnd); err != nil {
@@ -87,8 +87,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	if created != row.objects {
 		b.Logf("the operator created %d objects; its inventory holds %d", created, row.objects)
 	}
-	row.heapMiBPer1k = mibPer1k(heapBefore, heapAfter, row.objects)
-	row.liveMiBPer1k = mibPer1k(liveBefore, liveAfter, row.objects)
+	row.heapMiBPer1k, row.liveMiBPer1k = heapAfter.mibPer1k(heapBefore, row.objects)
 	row.inventoryBytesPerObj = float64(len(inv)) / float64(row.objects)
 
 	rawNS := benchNamespace(b, cp.Client)

@@ -73,7 +73,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
-	heapBefore := heapReading{inUse: testkit.HeapInUse(), live: testkit.HeapLive()}
+	heapBefore := readHeap()
 	heapProfile(b, "clusters-before")
 	row := scaleRow{workload: "(a) product clusters"}
 
@@ -190,7 +190,7 @@ func readsPerResource(s apicount.Snapshot, n int) string {
 // clusters' status.
 func productFootprint(b *testing.B, c client.Reader, ns string, before heapReading) (float64, float64, int, float64) {
 	b.Helper()
-	heapAfter, liveAfter := testkit.HeapInUse(), testkit.HeapLive()
+	heapAfter := readHeap()
 	heapProfile(b, "clusters")
 	var list samplev1alpha1.SampleClusterList
 	if err := c.List(b.Context(), &list, client.InNamespace(ns)); err != nil {
@@ -215,15 +215,25 @@ func productFootprint(b *testing.B, c client.Reader, ns string, before heapReadi
 			add(&st.RoleGroups[j].Objects)
 		}
 	}
-	return mibPer1k(before.inUse, heapAfter, objects), mibPer1k(before.live, liveAfter, objects), objects, float64(bytes) / float64(objects)
+	inUse, live := heapAfter.mibPer1k(before, objects)
+	return inUse, live, objects, float64(bytes) / float64(objects)
 }
 
 // heapReading is the heap in use and the live heap at one moment.
 type heapReading struct{ inUse, live uint64 }
 
-// mibPer1k is the growth from before to after in MiB per 1,000 of objects.
-func mibPer1k(before, after uint64, objects int) float64 {
-	return float64(int64(after)-int64(before)) / (1 << 20) / (float64(objects) / 1000)
+// readHeap reads the heap in use and the live heap.
+func readHeap() heapReading {
+	return heapReading{inUse: testkit.HeapInUse(), live: testkit.HeapLive()}
+}
+
+// mibPer1k returns the growth of the heap in use and of the live heap
+// since before, in MiB per 1,000 of objects.
+func (h heapReading) mibPer1k(before heapReading, objects int) (inUse, live float64) {
+	per1k := func(b, a uint64) float64 {
+		return float64(int64(a)-int64(b)) / (1 << 20) / (float64(objects) / 1000)
+	}
+	return per1k(before.inUse, h.inUse), per1k(before.live, h.live)
 }
 
 // retireGatewayB removes gateway/b from every cluster and waits until each

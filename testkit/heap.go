@@ -7,11 +7,7 @@ import "runtime"
 // for benchmarks that report memory per object as the difference of two
 // readings.
 func HeapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
+	return collected().HeapInuse
 }
 
 // HeapLive returns the bytes of the objects alive on the heap after two
@@ -20,9 +16,14 @@ func HeapInUse() uint64 {
 // is what the objects kept in between cost, without the allocator's
 // fragmentation.
 func HeapLive() uint64 {
+	return collected().HeapAlloc
+}
+
+// collected returns the memory statistics after two full collections.
+func collected() runtime.MemStats {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
+	return ms
 }
