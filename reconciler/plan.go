@@ -107,7 +107,10 @@ const planUID = "00000000-0000-0000-0000-00000000a11d"
 // resource being deleted plans to nothing (Plan.Deleting: garbage
 // collection removes its objects); one in a namespace the operator does
 // not manage (Config.Namespaces) is refused as the user's invalid input
-// naming metadata.namespace. The error
+// naming metadata.namespace. A plan reads what the pass reads, from the
+// manager's cache: it waits until the cache has started and synced, so
+// the manager must be running (or about to be), and ctx bounds the wait.
+// The error
 // joins every failure the pass would meet (invalid input, a missing
 // dependency) and every failure of the plan itself (a refused dry run,
 // as an *apply.DryRunError): a plan with an error is not complete.
@@ -150,10 +153,14 @@ func (r *Reconciler[CR]) Plan(ctx context.Context, cr CR) (Plan, error) {
 
 // planTarget returns a copy of cr with the live resource's identity and
 // status, or, for a resource not created yet, an empty status and a
-// stand-in UID.
+// stand-in UID. It first waits for the manager's cache, which the pass
+// reads from, to start and sync.
 func (r *Reconciler[CR]) planTarget(ctx context.Context, cr CR) (CR, Plan, error) {
 	key := client.ObjectKeyFromObject(cr)
 	out := Plan{Resource: key}
+	if r.synced != nil && !r.synced(ctx) {
+		return cr, out, fmt.Errorf("product reconciler: the manager's cache had not started and synced when the context ended: %w", context.Cause(ctx))
+	}
 	if ns := r.cfg.Namespaces; len(ns) > 0 && !slices.Contains(ns, key.Namespace) {
 		return cr, out, failure.Invalid(failure.AuthorUser, "metadata.namespace",
 			"%s %s is in a namespace this operator does not manage (it manages %s)", r.kind, key, strings.Join(ns, ", "))

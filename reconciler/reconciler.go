@@ -1,6 +1,7 @@
 package reconciler
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -34,6 +35,7 @@ type Reconciler[CR Object[CR]] struct {
 	apiReader client.Reader
 	scheme    *runtime.Scheme
 	recorder  recorder.EventRecorder
+	synced    func(context.Context) bool // binding.synced
 	engine    *apply.Engine
 	cleaner   *orphan.Cleaner
 	// planCleaner is the cleaner a plan runs: its writes are dry runs and
@@ -107,6 +109,7 @@ func (r *Reconciler[CR]) bind(mgr manager.Manager) error {
 		scheme:    mgr.GetScheme(),
 		log:       mgr.GetLogger(),
 		recorder:  mgr.GetEventRecorder(r.cfg.Name),
+		synced:    mgr.GetCache().WaitForCacheSync,
 	})
 }
 
@@ -118,6 +121,9 @@ type binding struct {
 	scheme    *runtime.Scheme
 	log       logr.Logger
 	recorder  recorder.EventRecorder
+	// synced waits until the cache the client reads from has started
+	// and synced, or ctx ends (false); nil: nothing to wait for.
+	synced func(ctx context.Context) bool
 }
 
 func (r *Reconciler[CR]) bindTo(b binding) error {
@@ -152,6 +158,7 @@ func (r *Reconciler[CR]) bindTo(b binding) error {
 	r.client, r.apiReader, r.scheme = b.client, b.apiReader, b.scheme
 	r.log = b.log.WithValues("controller", cfg.Name)
 	r.recorder = b.recorder
+	r.synced = b.synced
 	r.engine, r.cleaner = engine, cleaner
 	r.gvk, r.kind = gvk, gvk.Kind
 	return nil

@@ -19,17 +19,17 @@ type Rendering struct {
 }
 
 // Render returns the objects the next pass would apply for cr, scope by
-// scope (sorted as Plan sorts them), without applying, planning or
-// writing anything: no write and no dry run is sent, so the caller needs
-// no more than the rights to read what a pass reads (the resource's
-// status by its name, its dependencies, the product's own reads). It
-// shows every scope, also those an ordered rollout would reach only in a
-// later pass. Like Plan it runs no hooks and refuses a resource in a
-// namespace the operator does not manage. The error joins every failure
-// the pass would meet; the scopes rendered before one are returned with
-// it. On a reconciler set up with SetupOffline it reads nothing from a
-// cluster: the resource and what it depends on come from the objects
-// given there.
+// scope (sorted as Plan sorts them), without applying, planning or writing
+// anything: no write and no dry run is sent, so the caller needs no more
+// than the rights to read what a pass reads (the resource's status by its
+// name, its dependencies, the product's own reads). It shows every scope,
+// also those an ordered rollout would reach only in a later pass. Like
+// Plan it waits for the manager's cache to sync, runs no hooks and refuses
+// a resource in a namespace the operator does not manage. The error joins
+// every failure the pass would meet; the scopes rendered before one are
+// returned with it. On a reconciler set up with SetupOffline it reads
+// nothing from a cluster: the resource and what it depends on come from
+// the objects given there.
 func (r *Reconciler[CR]) Render(ctx context.Context, cr CR) ([]Rendering, error) {
 	if r.engine == nil {
 		return nil, errors.New("product reconciler: none of SetupWithManager, SetupForPlanning and SetupOffline was called")

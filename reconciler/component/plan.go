@@ -68,7 +68,10 @@ func (p Plan) HasChanges() bool { return p.Objects.HasChanges() }
 // the operator's code and may write. A component being deleted plans its
 // deletion; one in a namespace the operator does not manage
 // (Options.Namespaces) is refused as the user's invalid input naming
-// metadata.namespace. The error joins every failure (references, the render, a
+// metadata.namespace. A plan reads what the pass reads, from the
+// manager's cache: it waits until the cache has started and synced, so
+// the manager must be running (or about to be), and ctx bounds the wait.
+// The error joins every failure (references, the render, a
 // refused dry run): a plan with an error is not complete.
 func (r *Reconciler[T]) Plan(ctx context.Context, comp T) (Plan, error) {
 	if err := r.online(); err != nil {
@@ -109,17 +112,21 @@ func (r *Reconciler[T]) online() error {
 }
 
 // planPass starts the pass a plan follows: comp with the live
-// component's identity and status. A nil pass means the plan is out
+// component's identity and status, once the manager's cache, which the
+// pass reads from, has started and synced. A nil pass means the plan is out
 // already (the component is suspended).
 func (r *Reconciler[T]) planPass(ctx context.Context, comp T) (*pass[T], Plan, error) {
 	r.mu.Lock()
-	ready := r.ready || r.planOnly || r.offline
+	ready, synced := r.ready || r.planOnly || r.offline, r.synced
 	r.mu.Unlock()
 	if !ready {
 		return nil, Plan{}, errors.New("component reconciler: none of SetupWithManager, SetupForPlanning and SetupOffline was called")
 	}
 	key := client.ObjectKeyFromObject(comp)
 	out := Plan{Component: key}
+	if synced != nil && !synced(ctx) {
+		return nil, out, fmt.Errorf("component reconciler: the manager's cache had not started and synced when the context ended: %w", context.Cause(ctx))
+	}
 	if ns := r.opts.Namespaces; len(ns) > 0 && !slices.Contains(ns, key.Namespace) {
 		return nil, out, failure.Invalid(failure.AuthorUser, "metadata.namespace",
 			"%s %s is in a namespace this operator does not manage (it manages %s)", r.gvk.Kind, key, strings.Join(ns, ", "))

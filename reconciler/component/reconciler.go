@@ -54,6 +54,7 @@ type Reconciler[T Component] struct {
 	config    *rest.Config
 	recorder  recorder.EventRecorder
 	discovery discovery.CachedDiscoveryInterface
+	synced    func(context.Context) bool // binding.synced
 	gvk       schema.GroupVersionKind
 	local     *target
 	targets   *targetCache

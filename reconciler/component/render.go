@@ -22,13 +22,14 @@ type Rendering struct {
 }
 
 // Render returns the objects the next pass would apply for comp, without
-// applying, planning or writing anything: no write and no dry run is
-// sent, so the caller needs no more than the rights to read what a pass
-// reads (the component and its render record by name, its references,
-// what the generator looks up). Like Plan it runs no hooks and refuses a
-// component in a namespace the operator does not manage; a suspended
-// component or one being deleted renders to no objects. On a reconciler
-// set up with SetupOffline it reads nothing from a cluster (see there).
+// applying, planning or writing anything: no write and no dry run is sent,
+// so the caller needs no more than the rights to read what a pass reads
+// (the component and its render record by name, its references, what the
+// generator looks up). Like Plan it waits for the manager's cache to sync,
+// runs no hooks and refuses a component in a namespace the operator does
+// not manage; a suspended component or one being deleted renders to no
+// objects. On a reconciler set up with SetupOffline it reads nothing from
+// a cluster (see there).
 func (r *Reconciler[T]) Render(ctx context.Context, comp T) (Rendering, error) {
 	p, _, err := r.planPass(ctx, comp)
 	if err != nil || p == nil || p.deleting {

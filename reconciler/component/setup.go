@@ -160,6 +160,7 @@ func (r *Reconciler[T]) bind(mgr ctrl.Manager) error {
 		log:       mgr.GetLogger(),
 		recorder:  mgr.GetEventRecorder(r.name),
 		discovery: newCachedDiscovery(dc),
+		synced:    mgr.GetCache().WaitForCacheSync,
 	})
 	if err != nil {
 		return err
@@ -178,6 +179,9 @@ type binding struct {
 	log       logr.Logger
 	recorder  recorder.EventRecorder
 	discovery discovery.CachedDiscoveryInterface
+	// synced waits until the cache the client reads from has started
+	// and synced, or ctx ends (false); nil: nothing to wait for.
+	synced func(ctx context.Context) bool
 }
 
 func (r *Reconciler[T]) bindTo(b binding) error {
@@ -194,6 +198,7 @@ func (r *Reconciler[T]) bindTo(b binding) error {
 	r.log = b.log.WithValues("controller", r.name)
 	r.recorder = b.recorder
 	r.discovery = b.discovery
+	r.synced = b.synced
 	r.local = &target{client: r.client, reader: r.apiReader, discovery: r.discovery, recorder: r.recorder, cached: true, close: func() {}}
 	scheme := r.opts.TargetScheme
 	if scheme == nil {

@@ -42,10 +42,7 @@ func startPlanner(t *testing.T, rc *rest.Config, ns string) (*reconciler.Reconci
 	if err := r.SetupForPlanning(mgr); err != nil {
 		t.Fatal(err)
 	}
-	testkit.RunManager(t, mgr)
-	if !mgr.GetCache().WaitForCacheSync(t.Context()) { // Plan reads through the cache, which starts with the manager
-		t.Fatal("the planner's cache did not start")
-	}
+	testkit.RunManager(t, mgr) // Plan waits for the cache, which starts with the manager
 	return r, writes
 }
 

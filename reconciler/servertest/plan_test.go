@@ -1,6 +1,7 @@
 package servertest_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -15,7 +16,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
@@ -319,4 +323,58 @@ func setReplicas(c *sampleCluster, role, group string, n int32) {
 	g := c.Spec.Roles[role].RoleGroups[group]
 	g.Replicas = ptr.To(n)
 	c.Spec.Roles[role].RoleGroups[group] = g
+}
+
+// A plan asked for before the manager has started waits for the cache it
+// reads from instead of failing on it, and one whose context ends first
+// says that the cache never synced.
+func TestPlanWaitsForTheManagersCache(t *testing.T) {
+	cp := env.Require(t)
+	ns := testkit.Namespace(t, cp.Client)
+	cfg := baseConfig()
+	cfg.Namespaces = []string{ns}
+	r, err := reconciler.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheOpts, clientOpts := r.ManagerOptions()
+	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
+		Scheme:     testScheme(),
+		Cache:      cacheOpts,
+		Client:     clientOpts,
+		Metrics:    metricsserver.Options{BindAddress: "0"},
+		Logger:     testkit.Logger(t),
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
+		t.Fatal(err)
+	}
+	cr := newCluster(ns, "early", map[string]map[string]int32{"server": {"a": 1}})
+
+	short, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := r.Plan(short, cr); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "cache") {
+		t.Fatalf("a plan on a manager never started returned %v, not the cache's wait ending with the context", err)
+	}
+
+	type result struct {
+		plan reconciler.Plan
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		plan, err := r.Plan(t.Context(), cr)
+		done <- result{plan, err}
+	}()
+	testkit.RunManager(t, mgr)
+	got := <-done
+	if got.err != nil {
+		t.Fatalf("a plan asked for before the manager started: %v", got.err)
+	}
+	if got.plan.Exists || !got.plan.HasChanges() {
+		t.Errorf("the new resource plans as existing (%v) or without change", got.plan.Exists)
+	}
 }

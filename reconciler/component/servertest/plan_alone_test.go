@@ -1,7 +1,11 @@
 package servertest_test
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -35,12 +39,26 @@ func TestShopPlanningAloneWritesNothing(t *testing.T) {
 	if err := r.SetupForPlanning(mgr); err != nil {
 		t.Fatal(err)
 	}
-	testkit.RunManager(t, mgr)
-	if !mgr.GetCache().WaitForCacheSync(t.Context()) { // Plan reads through the cache, which starts with the manager
-		t.Fatal("the planner's cache did not start")
+	// Plan reads through the cache, which starts with the manager: asked
+	// before the start, it waits for the cache to sync, as long as its
+	// context lets it.
+	short, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := r.Plan(short, f.live()); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "cache") {
+		t.Fatalf("a plan on a manager never started returned %v, not the cache's wait ending with the context", err)
 	}
-
-	converged, err := r.Plan(t.Context(), f.live())
+	type answer struct {
+		plan component.Plan
+		err  error
+	}
+	first, live := make(chan answer, 1), f.live()
+	go func() {
+		plan, err := r.Plan(t.Context(), live)
+		first <- answer{plan, err}
+	}()
+	testkit.RunManager(t, mgr)
+	a := <-first
+	converged, err := a.plan, a.err
 	if err != nil || converged.HasChanges() {
 		t.Fatalf("the converged shop plans changes (%v): %v", err, f.planned(converged))
 	}
