@@ -119,7 +119,7 @@ type Config[CR Object[CR]] struct {
 	// fails; and it paces the status writes that report nothing but
 	// progress (the Available and Progressing messages counting ready
 	// replicas, an object found ready): while a resource converges, the
-	// first such write comes one interval after its last status write and
+	// first such write comes two intervals after its last status write and
 	// each next one waits twice as long as the one before, up to eight
 	// intervals, while any other status change, and the state a settled
 	// pass finds, is written at once, carries the progress with it and

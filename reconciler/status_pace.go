@@ -14,15 +14,16 @@ import (
 // statusPace spaces the status writes that report nothing but a
 // rollout's progress (a message counting ready replicas, an object found
 // ready): each would be a request, and its watch event another pass.
-// While the resource converges the first such change is written one
-// interval after the resource's last status write, and each next one
-// waits twice as long as the one before, up to maxPaceStep doublings: a
-// short rollout reports its progress about once, a long one still every
-// few intervals. A settled pass writes at once, and so is anything else
+// While the resource converges the first such change is written two
+// intervals after the resource's last status write, and each next one
+// waits twice as long as the one before, up to 2^maxPaceShift intervals:
+// a rollout shorter than that reports its progress once at most (its
+// writes are then the objects' record, the one progress report and the
+// settled state), a long one still every few intervals. A settled pass writes at once, and so is anything else
 // (a condition's status or reason, what the inventory records of a
 // write, the observed generation, the product's own fields), which
-// brings the progress along and starts the spacing again from one
-// interval.
+// brings the progress along and starts the spacing again from two
+// intervals.
 type statusPace struct {
 	mu   sync.Mutex
 	last map[types.NamespacedName]paced
@@ -35,9 +36,9 @@ type paced struct {
 	step uint
 }
 
-// maxPaceStep bounds the spacing of progress-only writes at 2^3 = 8
+// maxPaceShift bounds the spacing of progress-only writes at 2^3 = 8
 // intervals.
-const maxPaceStep = 3
+const maxPaceShift = 3
 
 func newStatusPace() *statusPace {
 	return &statusPace{last: map[types.NamespacedName]paced{}}
@@ -45,8 +46,8 @@ func newStatusPace() *statusPace {
 
 // wait returns how long a progress-only status write of key must wait:
 // zero when the last write of key by this process is at least its
-// spacing (interval, doubled per progress-only write in a row) old, or
-// unknown.
+// spacing (two intervals, doubled per progress-only write in a row, eight
+// at most) old, or unknown.
 func (s *statusPace) wait(key types.NamespacedName, now time.Time, interval time.Duration) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -54,19 +55,19 @@ func (s *statusPace) wait(key types.NamespacedName, now time.Time, interval time
 	if !ok {
 		return 0
 	}
-	return max(interval<<last.step-now.Sub(last.at), 0)
+	return max(interval<<min(last.step+1, maxPaceShift)-now.Sub(last.at), 0)
 }
 
 // wrote notes a status write of key at now; progress says it reported
 // nothing but progress, which doubles the spacing before the next such
-// write, while any other write starts it again from one interval.
+// write, while any other write starts it again from two intervals.
 func (s *statusPace) wrote(key types.NamespacedName, now time.Time, progress bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.last[key]
 	e.at = now
 	if progress {
-		e.step = min(e.step+1, maxPaceStep)
+		e.step = min(e.step+1, maxPaceShift)
 	} else {
 		e.step = 0
 	}

@@ -94,12 +94,13 @@ func TestStatusPace(t *testing.T) {
 		want   time.Duration
 	}{
 		{"never written", nil, 0, 0},
-		{"4s after a write", []write{{0, false}}, 4 * time.Second, 6 * time.Second},
-		{"an interval after a write", []write{{0, false}}, interval, 0},
-		{"after one progress write", []write{{0, false}, {10 * time.Second, true}}, 15 * time.Second, 15 * time.Second},
-		{"after two progress writes", []write{{0, false}, {10 * time.Second, true}, {30 * time.Second, true}}, 30 * time.Second, 40 * time.Second},
+		{"4s after a write", []write{{0, false}}, 4 * time.Second, 16 * time.Second},
+		{"an interval after a write", []write{{0, false}}, interval, interval},
+		{"two intervals after a write", []write{{0, false}}, 2 * interval, 0},
+		{"after one progress write", []write{{0, false}, {20 * time.Second, true}}, 25 * time.Second, 35 * time.Second},
+		{"after two progress writes", []write{{0, false}, {20 * time.Second, true}, {60 * time.Second, true}}, 60 * time.Second, 80 * time.Second},
 		{"eight intervals at most", []write{{0, true}, {1, true}, {2, true}, {3, true}, {4, true}, {5, true}}, 5, 80 * time.Second},
-		{"another write starts again", []write{{0, true}, {1, true}, {2, true}, {3, false}}, 3, interval},
+		{"another write starts again", []write{{0, true}, {1, true}, {2, true}, {3, false}}, 3, 2 * interval},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newStatusPace()
