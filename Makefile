@@ -83,9 +83,11 @@ k8s-assets:
 work:
 	@hack/work.sh
 
-## tidy: go mod tidy in every module
+## tidy: one version of each shared dependency across the modules
+## (hack/versions.sh), then go mod tidy in every module
 .PHONY: tidy
 tidy:
+	@hack/versions.sh
 	@for m in $(ALL_MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy); done
 
 ## generate: run every module's generators (controller-gen)
@@ -120,7 +122,7 @@ lint:
 ## check: go.work matches the module list; every released module carries the
 ## root's LICENSE; the dependency graph (hack/deps.txt) matches both the
 ## imports and the go.mod requirements; pinned versions match the
-## architecture; every released module tidies and builds alone in a consumer
+## architecture; the modules share one version of each dependency; every released module tidies and builds alone in a consumer
 ## module, with the dependency count README.md states; the API check of
 ## release-check behaves as RELEASING.md says (in a throwaway clone)
 .PHONY: check
@@ -129,6 +131,7 @@ check:
 	@hack/check-licenses.sh
 	@hack/check-imports.sh
 	@hack/check-versions.sh
+	@hack/versions.sh --check
 	@hack/check-consumers.sh --readme
 	@hack/test-release-check.sh
 

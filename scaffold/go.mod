@@ -3,7 +3,7 @@ module github.com/opkit-dev/opkit/scaffold
 go 1.26.0
 
 require (
-	github.com/go-logr/logr v1.4.3
+	github.com/go-logr/logr v1.4.4
 	github.com/gobuffalo/flect v1.0.3
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/mod v0.43.0
