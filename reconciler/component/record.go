@@ -40,7 +40,11 @@ type record struct {
 	uid      types.UID
 	digest   string
 	revision int64
-	objects  []*unstructured.Unstructured
+	// objects is the render as the record Secret holds it: the objects'
+	// JSON, gzipped. Held so between passes rather than as objects, it
+	// takes a small part of their memory (the objects of one component
+	// repeat most of their keys and values); a pass decodes its own copy.
+	objects []byte
 }
 
 // Keys of a record Secret's data, and its type.
@@ -149,10 +153,7 @@ func (rs *records) put(ctx context.Context, key types.NamespacedName, comp Compo
 	if sk.Name == "" {
 		return nil
 	}
-	data, err := encodeObjects(rec.objects)
-	if err != nil {
-		return err
-	}
+	data := rec.objects
 	if len(data) > maxRecordBytes {
 		return fmt.Errorf("the render record of revision %d takes %d KiB compressed, more than a Secret holds: it is kept in memory only, and a restart of the operator renders the component again", rec.revision, len(data)/1024)
 	}
@@ -193,22 +194,27 @@ func (rs *records) forget(key types.NamespacedName) {
 	delete(rs.absent, key)
 }
 
-// objectsOf returns copies of the recorded objects, for a pass to apply.
-func (rec *record) objectsOf() []client.Object {
-	out := make([]client.Object, len(rec.objects))
-	for i, u := range rec.objects {
-		out[i] = u.DeepCopy()
+// objectsOf decodes the recorded objects, for a pass to apply: each
+// call returns copies of its own.
+func (rec *record) objectsOf() ([]client.Object, error) {
+	objects, err := decodeObjects(rec.objects)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	out := make([]client.Object, len(objects))
+	for i, u := range objects {
+		out[i] = u
+	}
+	return out, nil
 }
 
-// newRecord records objects as rendered for digest at revision, as
-// unstructured copies with their type set.
+// newRecord records objects as rendered for digest at revision, encoded
+// as the record Secret holds them, each with its type set.
 func newRecord(uid types.UID, digest string, revision int64, objects []client.Object, scheme *runtime.Scheme) (*record, error) {
-	rec := &record{uid: uid, digest: digest, revision: revision, objects: make([]*unstructured.Unstructured, 0, len(objects))}
+	raw := make([]map[string]any, 0, len(objects))
 	for _, o := range objects {
 		if u, ok := o.(*unstructured.Unstructured); ok {
-			rec.objects = append(rec.objects, u.DeepCopy())
+			raw = append(raw, u.Object)
 			continue
 		}
 		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
@@ -223,16 +229,17 @@ func newRecord(uid types.UID, digest string, revision int64, objects []client.Ob
 			}
 		}
 		u.SetGroupVersionKind(gvk)
-		rec.objects = append(rec.objects, u)
+		raw = append(raw, u.Object)
 	}
-	return rec, nil
+	data, err := encodeObjects(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &record{uid: uid, digest: digest, revision: revision, objects: data}, nil
 }
 
-func encodeObjects(objects []*unstructured.Unstructured) ([]byte, error) {
-	raw := make([]map[string]any, len(objects))
-	for i, u := range objects {
-		raw[i] = u.Object
-	}
+// encodeObjects returns the objects' JSON, gzipped.
+func encodeObjects(raw []map[string]any) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	if err := json.NewEncoder(zw).Encode(raw); err != nil {
@@ -244,31 +251,42 @@ func encodeObjects(objects []*unstructured.Unstructured) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// decodeRecord reads a record Secret; one whose objects do not decode is
+// refused.
 func decodeRecord(s *corev1.Secret) (*record, error) {
 	revision, err := strconv.ParseInt(string(s.Data[recordRevisionKey]), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("render record %s: revision: %w", s.Name, err)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(s.Data[recordObjectsKey]))
-	if err != nil {
+	data := s.Data[recordObjectsKey]
+	if _, err := decodeObjects(data); err != nil {
 		return nil, fmt.Errorf("render record %s: %w", s.Name, err)
+	}
+	return &record{uid: types.UID(s.Data[recordUIDKey]), digest: string(s.Data[recordDigestKey]), revision: revision, objects: data}, nil
+}
+
+// decodeObjects decodes what encodeObjects encoded.
+func decodeObjects(data []byte) ([]*unstructured.Unstructured, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
 	}
 	plain, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, fmt.Errorf("render record %s: %w", s.Name, err)
+		return nil, err
 	}
 	// Integers decode as int64, as in any unstructured object.
 	var raw []any
 	if err := utiljson.Unmarshal(plain, &raw); err != nil {
-		return nil, fmt.Errorf("render record %s: %w", s.Name, err)
+		return nil, err
 	}
-	rec := &record{uid: types.UID(s.Data[recordUIDKey]), digest: string(s.Data[recordDigestKey]), revision: revision}
+	out := make([]*unstructured.Unstructured, 0, len(raw))
 	for _, v := range raw {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("render record %s: an object is a %T", s.Name, v)
+			return nil, fmt.Errorf("an object is a %T", v)
 		}
-		rec.objects = append(rec.objects, &unstructured.Unstructured{Object: m})
+		out = append(out, &unstructured.Unstructured{Object: m})
 	}
-	return rec, nil
+	return out, nil
 }
