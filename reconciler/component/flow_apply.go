@@ -108,14 +108,11 @@ func (r *Reconciler[T]) render(ctx context.Context, p *pass[T]) bool {
 		r.fail(p, err)
 		return false
 	}
-	if rec := p.record; rec != nil && rec.digest == p.in.digest && rec.revision == p.status.Revision {
+	if objects, ok := p.record.reuse(p.in.digest, p.status.Revision); ok {
 		// The inputs did not change since the recorded render: apply what
-		// it produced, without rendering again (a record checked when it
-		// was read decodes; should it not, the pass renders again).
-		if objects, err := rec.objectsOf(); err == nil {
-			p.objects = objects
-			return true
-		}
+		// it produced, without rendering again.
+		p.objects = objects
+		return true
 	}
 	objects, err := r.generate(ctx, p, func(w generators.Warning) { r.recordWarning(p, w.Reason, w.Message) })
 	if err != nil {

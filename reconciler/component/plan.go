@@ -220,12 +220,8 @@ func (r *Reconciler[T]) planRender(ctx context.Context, p *pass[T], out *Plan) e
 	}
 	out.Revision = st.Revision
 	ctx = withClients(ctx, p.target.client, p.local)
-	recorded := false
-	if rec != nil && rec.digest == p.in.digest && rec.revision == st.Revision {
-		p.objects, err = rec.objectsOf()
-		recorded = err == nil
-	}
-	if !recorded {
+	var recorded bool
+	if p.objects, recorded = rec.reuse(p.in.digest, st.Revision); !recorded {
 		if p.objects, err = r.generate(ctx, p, func(w generators.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
 			return err
 		}

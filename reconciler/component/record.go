@@ -194,18 +194,17 @@ func (rs *records) forget(key types.NamespacedName) {
 	delete(rs.absent, key)
 }
 
-// objectsOf decodes the recorded objects, for a pass to apply: each
-// call returns copies of its own.
-func (rec *record) objectsOf() ([]client.Object, error) {
+// reuse returns the recorded objects for a pass to apply when rec is a
+// render of the inputs digest at revision: copies of their own, decoded
+// for each call. ok is false when rec is nil, of other inputs or another
+// revision, or does not decode (a record is checked when read, so only
+// in theory): the pass renders then.
+func (rec *record) reuse(digest string, revision int64) (objects []client.Object, ok bool) {
+	if rec == nil || rec.digest != digest || rec.revision != revision {
+		return nil, false
+	}
 	objects, err := decodeObjects(rec.objects)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]client.Object, len(objects))
-	for i, u := range objects {
-		out[i] = u
-	}
-	return out, nil
+	return objects, err == nil
 }
 
 // newRecord records objects as rendered for digest at revision, encoded
@@ -266,7 +265,7 @@ func decodeRecord(s *corev1.Secret) (*record, error) {
 }
 
 // decodeObjects decodes what encodeObjects encoded.
-func decodeObjects(data []byte) ([]*unstructured.Unstructured, error) {
+func decodeObjects(data []byte) ([]client.Object, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
@@ -280,7 +279,7 @@ func decodeObjects(data []byte) ([]*unstructured.Unstructured, error) {
 	if err := utiljson.Unmarshal(plain, &raw); err != nil {
 		return nil, err
 	}
-	out := make([]*unstructured.Unstructured, 0, len(raw))
+	out := make([]client.Object, 0, len(raw))
 	for _, v := range raw {
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -40,9 +40,9 @@ func TestRecordKeepsTheRenderEncoded(t *testing.T) {
 	}
 	decoded := func() []map[string]any {
 		t.Helper()
-		objects, err := rec.objectsOf()
-		if err != nil {
-			t.Fatal(err)
+		objects, ok := rec.reuse("digest-1", 3)
+		if !ok {
+			t.Fatal("the record of the same inputs and revision is not reused")
 		}
 		out := make([]map[string]any, len(objects))
 		for i, o := range objects {
@@ -61,6 +61,13 @@ func TestRecordKeepsTheRenderEncoded(t *testing.T) {
 	}
 	if got := decoded()[1]["kind"]; got != "Service" {
 		t.Errorf("a change of the rendered object after recording reached the record: kind %v", got)
+	}
+
+	if _, ok := rec.reuse("digest-2", 3); ok {
+		t.Error("the record of other inputs is reused")
+	}
+	if _, ok := rec.reuse("digest-1", 4); ok {
+		t.Error("the record of another revision is reused")
 	}
 
 	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "front-render"}, Data: map[string][]byte{

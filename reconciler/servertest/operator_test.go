@@ -13,6 +13,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/go-logr/logr"
@@ -97,6 +98,16 @@ func startOperatorClient(t *testing.T, rc *rest.Config, ns string, cfg reconcile
 	t.Helper()
 	count := apicount.New()
 	rc.Wrap(count.WrapTransport)
+	r, mgr := newOperatorManager(t, rc, ns, cfg, log, newClient)
+	testkit.RunManager(t, mgr)
+	return &operator{r: r, client: mgr.GetClient(), count: count}
+}
+
+// newOperatorManager returns cfg's reconciler set up in a manager
+// restricted to ns, not started yet, which builds its client with
+// newClient (nil: controller-runtime's).
+func newOperatorManager(t *testing.T, rc *rest.Config, ns string, cfg reconciler.Config[*sampleCluster], log logr.Logger, newClient client.NewClientFunc) (*reconciler.Reconciler[*sampleCluster], manager.Manager) {
+	t.Helper()
 	cfg.Namespaces = []string{ns}
 	r, err := reconciler.New(cfg)
 	if err != nil {
@@ -118,8 +129,7 @@ func startOperatorClient(t *testing.T, rc *rest.Config, ns string, cfg reconcile
 	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
 		t.Fatal(err)
 	}
-	testkit.RunManager(t, mgr)
-	return &operator{r: r, client: mgr.GetClient(), count: count}
+	return r, mgr
 }
 
 // newCluster returns a SampleCluster in ns with the given roles, each

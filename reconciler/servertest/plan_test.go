@@ -16,10 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/config"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/failure"
@@ -331,27 +328,7 @@ func setReplicas(c *sampleCluster, role, group string, n int32) {
 func TestPlanWaitsForTheManagersCache(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
-	cfg := baseConfig()
-	cfg.Namespaces = []string{ns}
-	r, err := reconciler.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cacheOpts, clientOpts := r.ManagerOptions()
-	mgr, err := ctrl.NewManager(cp.RESTConfig(), ctrl.Options{
-		Scheme:     testScheme(),
-		Cache:      cacheOpts,
-		Client:     clientOpts,
-		Metrics:    metricsserver.Options{BindAddress: "0"},
-		Logger:     testkit.Logger(t),
-		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.SetupWithManager(t.Context(), mgr); err != nil {
-		t.Fatal(err)
-	}
+	r, mgr := newOperatorManager(t, cp.RESTConfig(), ns, baseConfig(), testkit.Logger(t), nil)
 	cr := newCluster(ns, "early", map[string]map[string]int32{"server": {"a": 1}})
 
 	short, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
