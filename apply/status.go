@@ -9,7 +9,10 @@ import (
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
 
-var gkJob = schema.GroupKind{Group: "batch", Kind: "Job"}
+var (
+	gkJob       = schema.GroupKind{Group: "batch", Kind: "Job"}
+	gkDaemonSet = schema.GroupKind{Group: "apps", Kind: "DaemonSet"}
+)
 
 // readiness computes the status of a live object: kstatus, with stricter
 // rules for CRDs, APIServices and Jobs, and the object's status hint.
@@ -17,6 +20,7 @@ func readiness(live *unstructured.Unstructured, hint statusHint) (kstatus.Status
 	if live.GetDeletionTimestamp() != nil {
 		return kstatus.TerminatingStatus, nil
 	}
+	live = namesakeStatusObserved(live)
 	conds, err := kstatus.GetObjectWithConditions(live.Object)
 	if err != nil {
 		return kstatus.UnknownStatus, fmt.Errorf("reading conditions: %w", err)
@@ -82,6 +86,37 @@ func hintsHold(live *unstructured.Unstructured, hint statusHint, isTrue func(str
 		}
 	}
 	return true
+}
+
+// namesakeStatusObserved returns live, or, for a StatefulSet or a
+// DaemonSet whose status.observedGeneration is ahead of its generation, a
+// copy whose observed generation is its generation.
+//
+// Such a status was written for a deleted object of the same name: when
+// their status write meets a conflict, the StatefulSet and DaemonSet
+// controllers read the object again by name and write the status they
+// computed onto whatever object now holds the name. A StatefulSet deleted
+// with --cascade=orphan and created again can so carry the old one's
+// observedGeneration (2, say, on a generation-1 object). The controller
+// never lowers it: it writes a status only when a count or a revision
+// differs from what it computes, or when its observed generation grows.
+// So the counts of such a status are the controller's own verdict on the
+// new object, and it stays ahead until the spec changes twice: judged by
+// the generation alone, the object would be in progress for that long.
+func namesakeStatusObserved(live *unstructured.Unstructured) *unstructured.Unstructured {
+	gk := live.GroupVersionKind().GroupKind()
+	if gk != gkStatefulSet && gk != gkDaemonSet {
+		return live
+	}
+	og, found, err := unstructured.NestedInt64(live.Object, "status", "observedGeneration")
+	if err != nil || !found || og <= live.GetGeneration() {
+		return live
+	}
+	c := live.DeepCopy()
+	if err := unstructured.SetNestedField(c.Object, live.GetGeneration(), "status", "observedGeneration"); err != nil {
+		return live
+	}
+	return c
 }
 
 func statusIf(ok bool) kstatus.Status {

@@ -25,6 +25,21 @@ func conds(kv ...string) map[string]any {
 	return map[string]any{"conditions": list}
 }
 
+// stsStatus is the status of a settled one-replica StatefulSet that
+// observed generation og.
+func stsStatus(og int64) map[string]any {
+	return map[string]any{"observedGeneration": og, "replicas": int64(1), "readyReplicas": int64(1),
+		"currentReplicas": int64(1), "updatedReplicas": int64(1), "availableReplicas": int64(1),
+		"currentRevision": "x-1", "updateRevision": "x-1"}
+}
+
+// dsStatus is the status of a settled DaemonSet on one node that
+// observed generation og.
+func dsStatus(og int64) map[string]any {
+	return map[string]any{"observedGeneration": og, "desiredNumberScheduled": int64(1), "currentNumberScheduled": int64(1),
+		"numberReady": int64(1), "numberAvailable": int64(1), "updatedNumberScheduled": int64(1)}
+}
+
 func TestReadiness(t *testing.T) {
 	tests := []struct {
 		name string
@@ -39,6 +54,12 @@ func TestReadiness(t *testing.T) {
 		{"job running", obj("batch/v1", "Job", 1, map[string]any{"startTime": "2026-01-01T00:00:00Z", "active": int64(1)}), "", kstatus.InProgressStatus},
 		{"job complete", obj("batch/v1", "Job", 1, conds("Complete", "True")), "", kstatus.CurrentStatus},
 		{"job failed", obj("batch/v1", "Job", 1, conds("Failed", "True")), "", kstatus.FailedStatus},
+		{"statefulset change not observed", obj("apps/v1", "StatefulSet", 2, stsStatus(1)), "", kstatus.InProgressStatus},
+		{"statefulset observed", obj("apps/v1", "StatefulSet", 2, stsStatus(2)), "", kstatus.CurrentStatus},
+		{"statefulset carrying a deleted namesake's status", obj("apps/v1", "StatefulSet", 1, stsStatus(2)), "", kstatus.CurrentStatus},
+		{"statefulset with a namesake's status, not ready", obj("apps/v1", "StatefulSet", 1, func() map[string]any { s := stsStatus(2); s["readyReplicas"] = int64(0); return s }()), "", kstatus.InProgressStatus},
+		{"daemonset carrying a deleted namesake's status", obj("apps/v1", "DaemonSet", 1, dsStatus(3)), "", kstatus.CurrentStatus},
+		{"deployment ahead stays in progress", obj("apps/v1", "Deployment", 1, map[string]any{"observedGeneration": int64(2), "replicas": int64(0)}), "", kstatus.InProgressStatus},
 		{"custom without status", obj("example.com/v1", "Thing", 1, nil), "", kstatus.CurrentStatus},
 		{"hint observed generation missing", obj("example.com/v1", "Thing", 2, map[string]any{}), "has-observed-generation", kstatus.InProgressStatus},
 		{"hint observed generation current", obj("example.com/v1", "Thing", 2, map[string]any{"observedGeneration": int64(2)}), "has-observed-generation", kstatus.CurrentStatus},

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -86,4 +88,37 @@ func waitCurrentCondition(t *testing.T, c client.Client, key client.ObjectKey, t
 		t.Fatalf("waiting for %s=%s (%s) of the current generation: %v", typ, status, reason, err)
 	}
 	return got
+}
+
+// logWorkloadsOnFailure logs, when the test has failed, the status of the
+// StatefulSets in ns, their pods and their ControllerRevisions: what the
+// StatefulSet controller made of the objects is what a failed wait for
+// readiness needs to be understood.
+func logWorkloadsOnFailure(t *testing.T, c client.Client, ns string) {
+	t.Helper()
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var sets appsv1.StatefulSetList
+		var pods corev1.PodList
+		var revs appsv1.ControllerRevisionList
+		for _, l := range []client.ObjectList{&sets, &pods, &revs} {
+			if err := c.List(ctx, l, client.InNamespace(ns)); err != nil {
+				t.Logf("listing %T: %v", l, err)
+			}
+		}
+		for _, s := range sets.Items {
+			t.Logf("StatefulSet %s uid %s generation %d: status %+v", s.Name, s.UID, s.Generation, s.Status)
+		}
+		for _, p := range pods.Items {
+			t.Logf("Pod %s uid %s phase %s deleting %v revision %s owners %v", p.Name, p.UID, p.Status.Phase,
+				p.DeletionTimestamp != nil, p.Labels[appsv1.ControllerRevisionHashLabelKey], p.OwnerReferences)
+		}
+		for _, r := range revs.Items {
+			t.Logf("ControllerRevision %s revision %d owners %v", r.Name, r.Revision, r.OwnerReferences)
+		}
+	})
 }

@@ -23,11 +23,14 @@ import (
 // complete: ReconcileComplete says False, naming the field, the live and
 // the asked size and what to do. Reverting the size makes it complete
 // again; so does recreating the StatefulSet, which then takes the new
-// template.
+// template, even when the StatefulSet controller writes the deleted
+// StatefulSet's observed generation onto the new one (a status write that
+// met a conflict is retried on the object then holding the name).
 func TestResizedClaimTemplateKeepsReconcileIncomplete(t *testing.T) {
 	cp := env.Require(t)
 	ns := testkit.Namespace(t, cp.Client)
 	startOperator(t, cp, ns, dataVolumeConfig())
+	logWorkloadsOnFailure(t, cp.Client, ns)
 
 	// The pod's claim binds to a volume made for it, so the pod runs and
 	// the cluster can be complete.
