@@ -16,13 +16,18 @@ GOTEST_FLAGS ?=
 .PHONY: all
 all: verify test
 
-## test: run every module's tests (race detector where goroutines run), then
-## each fuzz target briefly (FUZZTIME, default 5s); builds the control-plane
+## test: run every module's tests (race detector where goroutines run; fuzz
+## targets on their seed corpora); builds the control-plane
 ## assets in the background on first use, testing the modules that do not
 ## need them meanwhile; reports every failing module and fails if any did
 .PHONY: test
 test:
 	@hack/test.sh $(GOTEST_FLAGS)
+
+## fuzz: run each fuzz target of every module briefly (FUZZTIME, default 5s)
+.PHONY: fuzz
+fuzz:
+	@status=0; for m in $(MODULES); do hack/fuzz-brief.sh $$m || status=1; done; exit $$status
 
 ## test-<dir>: run one module's tests, e.g. make test-configfold or
 ## make test-apply/servertest; the control plane is built only for modules

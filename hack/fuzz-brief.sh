@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of one module briefly (FUZZTIME, default 5s each),
-# so make test exercises the fuzzers beyond their seed corpora. Usage:
+# beyond the seed corpora that its tests run; make fuzz runs it for every
+# module, and CI runs make fuzz. go test -fuzz instruments every package it
+# builds, the Kubernetes libraries included, so the first fuzz build
+# compiles them once more (about 270 s on two idle cores): that is why
+# make test does not fuzz. Usage:
 #   hack/fuzz-brief.sh <module-dir>
 set -euo pipefail
 module="$1"

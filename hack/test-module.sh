@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs one module's tests the way CI does (GOWORK=off, inside the module),
-# then each of its fuzz targets briefly (hack/fuzz-brief.sh). Usage:
+# Runs one module's tests the way CI does (GOWORK=off, inside the module);
+# its fuzz targets run on their seed corpora with the other tests (make fuzz
+# fuzzes them). Usage:
 #   hack/test-module.sh <dir> [go test flags...]
 #   hack/test-module.sh --needs <dir>   print what the module's tests need:
 #                                       none, apiserver or controllers
@@ -66,4 +67,3 @@ if [[ " $LONG_MODULES " == *" $dir "* ]]; then
 fi
 
 (cd "$dir" && GOWORK=off go test "${flags[@]+"${flags[@]}"}" ./...)
-hack/fuzz-brief.sh "$dir"
