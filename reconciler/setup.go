@@ -51,9 +51,13 @@ func (r *Reconciler[CR]) SetupWithManager(ctx context.Context, mgr ctrl.Manager)
 // applies (owned objects, each through the one informer the object engine
 // reads it from), Config.Watches, and the ConfigMaps and Secrets the
 // resources depend on (through a cache of their names and versions only).
-// Pods are cached (the health check reads them) but not watched: a change
-// of a pod's readiness reaches the reconciler as a change of its
-// StatefulSet's status. With Config.Sharding, the replica caches the pods
+// The reconciler's own status writes to a cluster resource bring no pass
+// (its spec, metadata, a lost inventory do), nor does a workload's status
+// write that leaves it as ready or not as it was
+// (apply.IgnoreStatusProgress): while a group rolls out, the progress
+// interval paces its passes. Pods are cached (the health check reads them)
+// but not watched: a change of a pod's readiness reaches the reconciler as
+// a change of its StatefulSet's readiness. With Config.Sharding, the replica caches the pods
 // of its buckets only, in a cache of its own that follows the ring. mgr
 // should be built with the options
 // ManagerOptions returns. It may be called once.
@@ -85,11 +89,13 @@ func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctr
 		return err
 	}
 
-	b := blder.Named(r.cfg.Name).For(r.cfg.For)
+	b := blder.Named(r.cfg.Name).For(r.cfg.For, builder.WithPredicates(r.forPredicate()))
 	// Every applied kind, watched as the object engine reads it, so the
-	// watch and the engine share one informer per kind.
+	// watch and the engine share one informer per kind. A workload's
+	// status write that leaves it as ready (or not) as it was brings no
+	// pass: its progress is reported on the progress interval.
 	for _, gvk := range r.managedKinds() {
-		b = b.Owns(apply.InformerObject(gvk, mgr.GetScheme()))
+		b = b.Owns(apply.InformerObject(gvk, mgr.GetScheme()), builder.WithPredicates(apply.IgnoreStatusProgress(gvk)))
 	}
 	for _, w := range r.cfg.Watches {
 		b = b.Watches(w.Object, w.Handler)

@@ -1,0 +1,63 @@
+package reconciler
+
+import (
+	"maps"
+	"slices"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+)
+
+// forPredicate admits the updates of a cluster resource that can change a
+// pass's outcome (clusterChanged), and with sharding a requested drain,
+// which the pass start acknowledges.
+func (r *Reconciler[CR]) forPredicate() predicate.Predicate {
+	if r.cfg.Sharding == nil {
+		return r.clusterChanged()
+	}
+	return predicate.Or(r.clusterChanged(), r.cfg.Sharding.DrainRequested())
+}
+
+// clusterChanged lets through an update of a cluster resource that
+// changed its spec (its generation), labels, annotations, finalizers or
+// deletion; a status write that lost the inventory (a status wiped by
+// hand, a backup restored: the pass rebuilds it at once); and the update
+// a pass that found a stale copy waits for. The reconciler's own status
+// writes change none of these: each would otherwise bring one more pass
+// that finds nothing to do.
+func (r *Reconciler[CR]) clusterChanged() predicate.Predicate {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			o, n := e.ObjectOld, e.ObjectNew
+			if o == nil || n == nil {
+				return true
+			}
+			return o.GetGeneration() != n.GetGeneration() ||
+				!maps.Equal(o.GetLabels(), n.GetLabels()) ||
+				!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
+				!slices.Equal(o.GetFinalizers(), n.GetFinalizers()) ||
+				!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
+				inventoryLost(o, n) ||
+				r.fresh.Awaited(client.ObjectKeyFromObject(n), n.GetUID(), n.GetResourceVersion())
+		},
+	}
+}
+
+// inventoryLost reports a status that recorded applied objects and
+// records none any more.
+func inventoryLost(o, n client.Object) bool {
+	oc, ok1 := o.(Cluster)
+	nc, ok2 := n.(Cluster)
+	if !ok1 || !ok2 {
+		return false
+	}
+	return recordsObjects(oc) && !recordsObjects(nc)
+}
+
+// recordsObjects reports whether the resource's status records any object
+// the reconciler applied.
+func recordsObjects(c Cluster) bool {
+	s := c.GetClusterStatus()
+	return len(s.Objects.Items)+len(s.Objects.Packed) > 0 || len(s.Roles) > 0 || len(s.RoleGroups) > 0
+}
