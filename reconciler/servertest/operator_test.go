@@ -37,7 +37,9 @@ const operatorName = "sample.opkit.dev"
 type operator struct {
 	r      *reconciler.Reconciler[*sampleCluster]
 	client client.Client
-	count  *apicount.Counter
+	// api reads through the operator's counted transport, uncached.
+	api   client.Reader
+	count *apicount.Counter
 }
 
 // catalog is a small product: servers (a client Service, metrics) and
@@ -100,7 +102,7 @@ func startOperatorClient(t *testing.T, rc *rest.Config, ns string, cfg reconcile
 	rc.Wrap(count.WrapTransport)
 	r, mgr := newOperatorManager(t, rc, ns, cfg, log, newClient)
 	testkit.RunManager(t, mgr)
-	return &operator{r: r, client: mgr.GetClient(), count: count}
+	return &operator{r: r, client: mgr.GetClient(), api: mgr.GetAPIReader(), count: count}
 }
 
 // newOperatorManager returns cfg's reconciler set up in a manager

@@ -2,6 +2,7 @@ package servertest_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -97,10 +98,23 @@ func TestLiveEditIsRevertedThroughTheWatch(t *testing.T) {
 }
 
 // settle waits until a pass of the cluster changes nothing (its status
-// stops moving), so a test measures from a quiet start.
+// stops moving), so a test measures from a quiet start. The pass must
+// start from a cache that holds the resource's latest version: a pass that
+// finds the cache behind the reconciler's last status write writes
+// nothing either, but says nothing of what a real pass would write.
 func settle(t *testing.T, op *operator, key types.NamespacedName) {
 	t.Helper()
 	_, err := testkit.WaitFor(t.Context(), func(ctx context.Context) (string, bool, error) {
+		live, cached := &sampleCluster{}, &sampleCluster{}
+		if err := op.api.Get(ctx, key, live); err != nil {
+			return "", false, err
+		}
+		if err := op.client.Get(ctx, key, cached); err != nil {
+			return "", false, err
+		}
+		if cached.ResourceVersion != live.ResourceVersion {
+			return fmt.Sprintf("the cache holds version %s, the API server %s", cached.ResourceVersion, live.ResourceVersion), false, nil
+		}
 		before := op.count.Snapshot()
 		if _, err := op.r.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
 			return err.Error(), false, nil //nolint:nilerr // a failed pass is not a settled one: keep waiting, showing the error
