@@ -1,12 +1,11 @@
 package apply
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -49,15 +48,7 @@ func IgnoreStatusProgress(gvk schema.GroupVersionKind) predicate.Predicate {
 // statusProgressOnly reports whether n differs from o, two versions of an
 // object of kind gvk, in its status alone, with the same readiness.
 func statusProgressOnly(gvk schema.GroupVersionKind, o, n client.Object) bool {
-	if o == nil || n == nil {
-		return false
-	}
-	if o.GetGeneration() != n.GetGeneration() ||
-		!maps.Equal(o.GetLabels(), n.GetLabels()) ||
-		!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
-		!slices.Equal(o.GetFinalizers(), n.GetFinalizers()) ||
-		!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
-		!equality.Semantic.DeepEqual(o.GetOwnerReferences(), n.GetOwnerReferences()) {
+	if o == nil || n == nil || GenerationOrMetadataChanged(o, n) {
 		return false
 	}
 	before, err := readinessOf(gvk, o)
@@ -68,15 +59,27 @@ func statusProgressOnly(gvk schema.GroupVersionKind, o, n client.Object) bool {
 	return err == nil && before == after
 }
 
+// GenerationOrMetadataChanged reports whether n, a later version of the
+// object o, has another generation (its spec changed, for the kinds that
+// count spec changes), or other labels, annotations, finalizers, owner
+// references or deletion timestamp.
+func GenerationOrMetadataChanged(o, n client.Object) bool {
+	return o.GetGeneration() != n.GetGeneration() ||
+		!maps.Equal(o.GetLabels(), n.GetLabels()) ||
+		!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
+		!slices.Equal(o.GetFinalizers(), n.GetFinalizers()) ||
+		!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
+		!equality.Semantic.DeepEqual(o.GetOwnerReferences(), n.GetOwnerReferences())
+}
+
 // readinessOf is readiness of obj, of kind gvk, without a status hint.
 func readinessOf(gvk schema.GroupVersionKind, obj client.Object) (kstatus.Status, error) {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	u, err := asUnstructured(obj, gvk)
 	if err != nil {
 		return kstatus.UnknownStatus, err
 	}
-	// The map of an unstructured object is the object's own, maybe the
-	// cache's: the kind is set on a copy of its top level.
-	u := &unstructured.Unstructured{Object: maps.Clone(m)}
-	u.SetGroupVersionKind(gvk)
+	if u == nil {
+		return kstatus.UnknownStatus, fmt.Errorf("%s: metadata only, no status to read", gvk.Kind)
+	}
 	return readiness(u, statusHint{})
 }

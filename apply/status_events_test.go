@@ -89,7 +89,9 @@ func TestIgnoreStatusProgress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return &unstructured.Unstructured{Object: m}
+			u := &unstructured.Unstructured{Object: m}
+			u.SetGroupVersionKind(sts) // as an informer of unstructured objects holds them
+			return u
 		}
 		old, cur := toU(statefulSet(0)), toU(statefulSet(1))
 		before := cur.DeepCopy()

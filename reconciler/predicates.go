@@ -1,27 +1,24 @@
 package reconciler
 
 import (
-	"maps"
-	"slices"
-
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/shardgate"
 )
 
 // forPredicate admits the updates of a cluster resource that can change a
 // pass's outcome (clusterChanged), and with sharding a requested drain,
 // which the pass start acknowledges.
 func (r *Reconciler[CR]) forPredicate() predicate.Predicate {
-	if r.cfg.Sharding == nil {
-		return r.clusterChanged()
-	}
-	return predicate.Or(r.clusterChanged(), r.cfg.Sharding.DrainRequested())
+	return shardgate.AdmitDrains(r.clusterChanged(), r.cfg.Sharding)
 }
 
 // clusterChanged lets through an update of a cluster resource that
-// changed its spec (its generation), labels, annotations, finalizers or
-// deletion; a status write that lost the inventory (a status wiped by
+// changed its spec (its generation) or metadata
+// (apply.GenerationOrMetadataChanged); a status write that lost the inventory (a status wiped by
 // hand, a backup restored: the pass rebuilds it at once); and the update
 // a pass that found a stale copy waits for. The reconciler's own status
 // writes change none of these: each would otherwise bring one more pass
@@ -33,11 +30,7 @@ func (r *Reconciler[CR]) clusterChanged() predicate.Predicate {
 			if o == nil || n == nil {
 				return true
 			}
-			return o.GetGeneration() != n.GetGeneration() ||
-				!maps.Equal(o.GetLabels(), n.GetLabels()) ||
-				!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
-				!slices.Equal(o.GetFinalizers(), n.GetFinalizers()) ||
-				!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
+			return apply.GenerationOrMetadataChanged(o, n) ||
 				inventoryLost(o, n) ||
 				r.fresh.Awaited(client.ObjectKeyFromObject(n), n.GetUID(), n.GetResourceVersion())
 		},

@@ -212,10 +212,7 @@ func (r *Reconciler[T]) bindTo(b binding) error {
 // forPredicate is componentChanged, and with sharding also a requested
 // drain, which the pass start acknowledges.
 func (r *Reconciler[T]) forPredicate() predicate.Predicate {
-	if r.opts.Sharding == nil {
-		return r.componentChanged()
-	}
-	return predicate.Or(r.componentChanged(), r.opts.Sharding.DrainRequested())
+	return shardgate.AdmitDrains(r.componentChanged(), r.opts.Sharding)
 }
 
 // componentChanged lets through what can change a pass's outcome (the

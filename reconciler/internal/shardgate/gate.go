@@ -11,6 +11,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
+// AdmitDrains returns p, and with s (a non-nil Sharding) also the events
+// s.DrainRequested admits: a reconciler's own filter of its resources'
+// updates must not keep a requested drain from the pass that
+// acknowledges it.
+func AdmitDrains(p predicate.Predicate, s Sharding) predicate.Predicate {
+	if s == nil {
+		return p
+	}
+	return predicate.Or(p, s.DrainRequested())
+}
+
 // Sharding is what a reconciler needs of a sharding member, such as the
 // shard module's *Member, to work on one replica's share of the resources.
 type Sharding interface {
