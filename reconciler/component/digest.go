@@ -35,6 +35,15 @@ func componentDigest(annotations map[string]string, parameters map[string]any, c
 	return hex.EncodeToString(sum[:20]), nil
 }
 
+// digestAnnotations returns the input annotations of a component that
+// reach the rendering: all but the one that turns object events on or
+// off, which changes no object.
+func (r *Reconciler[T]) digestAnnotations(c client.Object) map[string]string {
+	a := r.inputAnnotations(c)
+	delete(a, r.objectEventsKey())
+	return a
+}
+
 // inputAnnotations returns the annotations of a component that are inputs
 // of its rendering: those under the reconciler's name ("<name>/…"). Any
 // other annotation (a note, a tool's bookkeeping) changes nothing.

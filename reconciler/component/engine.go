@@ -27,6 +27,13 @@ func (r *Reconciler[T]) engine(t *target, comp T) (*apply.Engine, error) {
 		Discovery:               t.discovery,
 		Clock:                   r.opts.Clock,
 	}
+	on, err := r.objectEvents(comp)
+	if err != nil {
+		return nil, err
+	}
+	if !on && opts.Recorder != nil {
+		opts.Recorder = warningsOnly{next: opts.Recorder}
+	}
 	if t.cached {
 		// Listing the owner's labelled objects is a cache read here.
 		opts.Kinds = r.opts.Kinds

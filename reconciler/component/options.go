@@ -65,6 +65,14 @@ type Options struct {
 	// once last written longer ago. Zero means never (watches revert live
 	// edits).
 	ReapplyInterval time.Duration
+	// ObjectEvents records a Normal event on each dependent object the
+	// reconciler creates, updates or deletes: one more request to the API
+	// server per object written, which a cold converge of many objects
+	// feels. False (the default) records only the objects' Warning events
+	// (a failed write or delete, fields that cannot change). A component
+	// decides for itself with the annotation
+	// "<reconciler name>/object-events" (ObjectEventsAnnotation).
+	ObjectEvents bool
 
 	// Kinds are the kinds the generator renders. In the component's own
 	// cluster they are watched (a live edit is reverted at once, and

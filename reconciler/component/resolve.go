@@ -125,7 +125,7 @@ func (r *Reconciler[T]) resolve(ctx context.Context, comp T, deleting bool) (res
 		return resolved{}, failure.Invalid(failure.AuthorOperator, "T", "the spec does not convert to parameters: %v", err)
 	}
 	inject(params, found)
-	digest, err := componentDigest(r.inputAnnotations(comp), params, customDigests, generators.FingerprintOf(r.generator))
+	digest, err := componentDigest(r.digestAnnotations(comp), params, customDigests, generators.FingerprintOf(r.generator))
 	if err != nil {
 		return resolved{}, err
 	}

@@ -51,7 +51,9 @@ func TestRemoteTarget(t *testing.T) {
 		Data: map[string][]byte{"value": kubeconfig}}); err != nil {
 		t.Fatal(err)
 	}
-	startOperator(t, cp, ns, setup{generator: noteGenerator})
+	// The operator records Normal events on objects, so that the one on
+	// the remote ConfigMap shows where they go.
+	startOperator(t, cp, ns, setup{generator: noteGenerator, opts: component.Options{ObjectEvents: true}})
 	newShop(t, cp.Client, ns, "front", shop.ShopSpec{Message: "far away",
 		ClientSpec: componentv1alpha1.ClientSpec{KubeConfig: &componentv1alpha1.KubeConfigSpec{
 			SecretRef: componentv1alpha1.SecretKeyReference{Name: "remote", Key: "value"}}}})
