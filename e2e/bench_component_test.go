@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -57,6 +58,9 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
 	o := startBenchOperator(b, cp, benchComponentProcess(ns))
+	probe := &bundle.Bundle{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "probe"}}
+	o.serving(b, cp.Client, probe, func(obj client.Object) bool { return len(obj.GetFinalizers()) > 0 },
+		bundle.Kinds(), componentName+"/"+apply.AnnotationOwnerID)
 	heapBefore := readHeap()
 	heapProfile(b, "component-before")
 	row := scaleRow{workload: label + " one component"}
@@ -71,7 +75,7 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 		b.Fatalf("the component did not get ready: %v", err)
 	}
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
-	created, last := lastCreate(o.run.Writes(), componentResources)
+	created, last := lastCreate(o.run.Writes(), componentResources, start)
 	row.cold = last.Sub(start)
 	heapAfter := readHeap()
 	heapProfile(b, "component")

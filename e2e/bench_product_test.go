@@ -73,6 +73,9 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
+	o.serving(b, cp.Client, newCluster(ns, "probe", map[string]map[string]int32{"server": {"a": 0}}),
+		func(obj client.Object) bool { return len(obj.(*sampleCluster).Status.Conditions) > 0 },
+		productKinds, productName+"/"+apply.AnnotationOwnerID)
 	heapBefore := readHeap()
 	heapProfile(b, "clusters-before")
 	row := scaleRow{workload: "(a) product clusters"}
@@ -92,7 +95,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	}
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	row.reconciles = reconciles(productName) - passesBefore
-	created, last := lastCreate(o.run.Writes(), productResources)
+	created, last := lastCreate(o.run.Writes(), productResources, start)
 	row.cold = last.Sub(start)
 	row.heapMiBPer1k, row.liveMiBPer1k, row.objects, row.inventoryBytesPerObj = productFootprint(b, cp.Client, ns, heapBefore)
 	if created != row.objects {
