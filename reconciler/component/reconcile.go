@@ -86,7 +86,13 @@ func (r *Reconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (res ct
 	}()
 	deleting := !comp.GetDeletionTimestamp().IsZero()
 	if !deleting && !controllerutil.ContainsFinalizer(comp, r.opts.Finalizer) {
-		if err := r.patchFinalizer(ctx, comp, true); err != nil {
+		// A component without the finalizer is usually new: its render
+		// record, which the pass reads next, is read beside the patch.
+		// The patch's answer keeps the UID the read is keyed by.
+		read := r.records.prefetch(ctx, req.NamespacedName, comp.DeepCopyObject().(T))
+		err := r.patchFinalizer(ctx, comp, true)
+		read()
+		if err != nil {
 			log.Error(err, "adding the finalizer")
 			return ctrl.Result{RequeueAfter: r.backoff.next(req.NamespacedName, r.opts.RetryInterval)}, nil
 		}

@@ -133,6 +133,26 @@ func (rs *records) get(ctx context.Context, key types.NamespacedName, comp Compo
 	return ifOwned(rec, comp), nil
 }
 
+// prefetch starts reading the record of the component key, unless it is
+// known, so that a later get answers from memory; the returned function
+// waits for the read. A failed read is not remembered: get reads again
+// and reports it.
+func (rs *records) prefetch(ctx context.Context, key types.NamespacedName, comp Component) (wait func()) {
+	rs.mu.Lock()
+	rec, known := rs.memo[key]
+	absent := rs.absent[key]
+	rs.mu.Unlock()
+	if known && rec.uid == comp.GetUID() || absent || rs.key(comp).Name == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = rs.get(ctx, key, comp)
+	}()
+	return func() { <-done }
+}
+
 // ifOwned returns rec when it is comp's.
 func ifOwned(rec *record, comp Component) *record {
 	if rec == nil || rec.uid != comp.GetUID() {
