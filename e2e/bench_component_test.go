@@ -54,6 +54,12 @@ func benchComponentProcess(ns string) func(o *benchOperator) func(ctx context.Co
 // benchComponent measures one component of n objects: n-2 ConfigMaps, a
 // Deployment and a Service.
 func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n int) scaleRow {
+	return benchComponents(b, cp, label+" one component", 1, n)
+}
+
+// benchComponents measures count components of n objects each, each
+// rendering n-2 ConfigMaps, a Deployment and a Service.
+func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload string, count, n int) scaleRow {
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
@@ -63,36 +69,48 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 		bundle.Kinds(), componentName+"/"+apply.AnnotationOwnerID)
 	heapBefore := readHeap()
 	heapProfile(b, "component-before")
-	row := scaleRow{workload: label + " one component"}
+	row := scaleRow{workload: workload}
+	// The operator's passes at once, each with the engine's writes in
+	// flight: what the raw writer may have in flight too.
+	workers := min(count, component.DefaultMaxConcurrentReconciles)
 
 	coldBefore := o.counter.Snapshot()
 	start := time.Now()
-	name := bundleName(0)
-	if err := cp.Client.Create(ctx, newBundle(ns, name, int32(n-2))); err != nil {
+	names := make([]string, count)
+	bundles := make([]client.Object, count)
+	for i := range count {
+		names[i] = bundleName(i)
+		bundles[i] = newBundle(ns, names[i], int32(n-2))
+	}
+	if _, err := rawCreate(ctx, cp.Client, bundles, bundleCreates); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := testkit.WaitFor(ctx, bundlesJudged(cp.Client, ns, 1, bundleReady), time.Duration(n)*50*time.Millisecond+5*time.Minute); err != nil {
-		b.Fatalf("the component did not get ready: %v", err)
+	if _, err := testkit.WaitFor(ctx, seldom(settleInterval, bundlesJudged(cp.Client, ns, count, bundleReady)), time.Duration(count*n)*50*time.Millisecond+5*time.Minute); err != nil {
+		b.Fatalf("the components did not get ready: %v", err)
 	}
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	created, last := lastCreate(o.run.Writes(), componentResources, start)
 	row.cold = last.Sub(start)
 	heapAfter := readHeap()
 	heapProfile(b, "component")
-	bnd := &bundle.Bundle{}
-	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, bnd); err != nil {
+	var list bundle.BundleList
+	if err := cp.Client.List(ctx, &list, client.InNamespace(ns)); err != nil {
 		b.Fatal(err)
 	}
-	inv, err := json.Marshal(&bnd.Status.Inventory)
-	if err != nil {
-		b.Fatal(err)
+	invBytes := 0
+	for i := range list.Items {
+		inv, err := json.Marshal(&list.Items[i].Status.Inventory)
+		if err != nil {
+			b.Fatal(err)
+		}
+		invBytes += len(inv)
+		row.objects += list.Items[i].Status.Inventory.Len()
 	}
-	row.objects = bnd.Status.Inventory.Len()
 	if created != row.objects {
-		b.Logf("the operator created %d objects; its inventory holds %d", created, row.objects)
+		b.Logf("the operator created %d objects; its inventories hold %d", created, row.objects)
 	}
 	row.heapMiBPer1k, row.liveMiBPer1k = heapAfter.mibPer1k(heapBefore, row.objects)
-	row.inventoryBytesPerObj = float64(len(inv)) / float64(row.objects)
+	row.inventoryBytesPerObj = float64(invBytes) / float64(row.objects)
 
 	rawNS := benchNamespace(b, cp.Client)
 	copies, err := rawCopies(ctx, cp.Client, ns, rawNS, componentName+"/"+apply.AnnotationOwnerID, bundle.Kinds())
@@ -103,11 +121,11 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 	if err != nil {
 		b.Fatal(err)
 	}
-	if row.raw, err = rawCreate(ctx, raw, copies, apply.DefaultConcurrency); err != nil {
+	if row.raw, err = rawCreate(ctx, raw, copies, workers*apply.DefaultConcurrency); err != nil {
 		b.Fatal(err)
 	}
 
-	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, []string{name}, 1) })
+	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, workers) })
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,7 +133,8 @@ func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n
 
 	var edited []string
 	for i := range editCount {
-		edited = append(edited, fmt.Sprintf("%s-%04d", name, i*(n-2)/editCount))
+		// spread over the components, and over the objects of each
+		edited = append(edited, fmt.Sprintf("%s-%04d", names[i*count/editCount], i*(n-2)/editCount))
 	}
 	latencies, writes := o.revertEdits(b, cp.Client, ns, edited)
 	row.edits, row.editWrites, row.editStatusWrites = len(latencies), writes.Writes(), statusWrites(writes)

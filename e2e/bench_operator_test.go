@@ -176,6 +176,34 @@ func (o *benchOperator) serving(b *testing.B, c client.Client, probe client.Obje
 	}
 }
 
+// seldom evaluates cond at most once per interval (the first time at
+// once), reporting the last state between: a benchmark's wait for its
+// resources to settle lists them all, and at testkit.PollInterval that
+// listing would take a share of the two cores the operator is measured
+// on, which the raw writer does not pay.
+func seldom[T any](interval time.Duration, cond testkit.Condition[T]) testkit.Condition[T] {
+	var (
+		last  T
+		next  time.Time
+		first = true
+	)
+	return func(ctx context.Context) (T, bool, error) {
+		if !first && time.Now().Before(next) {
+			return last, false, nil
+		}
+		first, next = false, time.Now().Add(interval)
+		state, done, err := cond(ctx)
+		if err == nil {
+			last = state
+		}
+		return state, done, err
+	}
+}
+
+// settleInterval is how often a benchmark looks whether its resources
+// settled.
+const settleInterval = time.Second
+
 // lastCreate returns how many objects of the given resources the run
 // created since since and when the last create went out.
 func lastCreate(ws []crash.Write, resources []string, since time.Time) (int, time.Time) {

@@ -84,13 +84,18 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	coldBefore, passesBefore := o.counter.Snapshot(), reconciles(productName)
 	start := time.Now()
 	names := make([]string, n)
+	clusters := make([]client.Object, n)
 	for i := range n {
 		names[i] = clusterName(i)
-		if err := cp.Client.Create(ctx, newCluster(ns, names[i], scaleShape)); err != nil {
-			b.Fatal(err)
-		}
+		clusters[i] = newCluster(ns, names[i], scaleShape)
 	}
-	if _, err := testkit.WaitFor(ctx, allClustersSettled(cp.Client, ns, n), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
+	// One at a time, faster than the operator converges them (see
+	// bundleCreates); created all at once they measured 0.54 of the raw
+	// writer where one at a time measured 0.82–1.08 (e2e README).
+	if _, err := rawCreate(ctx, cp.Client, clusters, clusterCreates); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := testkit.WaitFor(ctx, seldom(settleInterval, allClustersSettled(cp.Client, ns, n)), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
 		b.Fatalf("the clusters did not settle: %v", err)
 	}
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)

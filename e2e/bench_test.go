@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/component"
 	"github.com/opkit-dev/opkit/testkit/apicount"
 )
 
@@ -19,12 +20,19 @@ import (
 //	cd e2e && CI=true go test -run '^$' -bench Scale -benchtime 1x -timeout 60m
 //
 // Sizes: OPKIT_E2E_SCALE_CLUSTERS (default 200 product clusters of two
-// roles with two role groups each) and OPKIT_E2E_SCALE_OBJECTS (default
-// "1000,5000": one component of that many objects each).
+// roles with two role groups each), OPKIT_E2E_SCALE_OBJECTS (default
+// "1000,5000": one component of that many objects each) and
+// OPKIT_E2E_SCALE_COMPONENTS (default 100 components of
+// componentObjects objects each).
 const (
-	ScaleClustersEnv = "OPKIT_E2E_SCALE_CLUSTERS"
-	ScaleObjectsEnv  = "OPKIT_E2E_SCALE_OBJECTS"
+	ScaleClustersEnv   = "OPKIT_E2E_SCALE_CLUSTERS"
+	ScaleObjectsEnv    = "OPKIT_E2E_SCALE_OBJECTS"
+	ScaleComponentsEnv = "OPKIT_E2E_SCALE_COMPONENTS"
 )
+
+// componentObjects is how many objects each of the many components of the
+// last row renders: 18 ConfigMaps, a Deployment and a Service.
+const componentObjects = 20
 
 // productWorkers is how many clusters the product reconciler reconciles at
 // once (its default); with the object engine's writes per pass it gives the
@@ -155,9 +163,9 @@ func trim(f float64) string {
 }
 
 // BenchmarkScale measures (a) product clusters of two roles with two role
-// groups each, (b) and (c) one component of 1,000 and 5,000 objects, and
-// prints the table e2e/README.md publishes, with how each figure grows
-// from (b) to (c).
+// groups each, (b) and (c) one component of 1,000 and 5,000 objects, (d)
+// 100 components of 20 objects, and prints the table e2e/README.md
+// publishes, with how each figure grows from (b) to (c).
 func BenchmarkScale(b *testing.B) {
 	cp := env.Require(b)
 	var rows []scaleRow
@@ -175,9 +183,16 @@ func BenchmarkScale(b *testing.B) {
 			comps = append(comps, r)
 		})
 	}
+	components := intEnv(b, ScaleComponentsEnv, 100)
+	b.Run(fmt.Sprintf("components-%dx%d", components, componentObjects), func(b *testing.B) {
+		r := benchComponents(b, cp, fmt.Sprintf("(%c) %d components", 'b'+len(comps), components), components, componentObjects)
+		r.report(b)
+		rows = append(rows, r)
+	})
 	// Printed, not logged: make bench shows it without -v.
-	fmt.Printf("\nscale table (raw writer concurrency: %d for products, %d for a component):\n\n%s\n",
-		productWorkers*apply.DefaultConcurrency, apply.DefaultConcurrency, scaleTable(rows))
+	fmt.Printf("\nscale table (raw writer concurrency: %d for products, %d for a component, %d for many):\n\n%s\n",
+		productWorkers*apply.DefaultConcurrency, apply.DefaultConcurrency,
+		component.DefaultMaxConcurrentReconciles*apply.DefaultConcurrency, scaleTable(rows))
 	for _, r := range rows {
 		fmt.Printf("%s, %d objects, cold converge requests per object: %s\n", r.workload, r.objects, requestsPerObject(r.coldRequests, r.objects))
 	}
