@@ -101,12 +101,8 @@ func (rs *records) key(comp Component) types.NamespacedName {
 // get returns the record of the component key, nil when it has none. It
 // reads the Secret once per component and process.
 func (rs *records) get(ctx context.Context, key types.NamespacedName, comp Component) (*record, error) {
-	rs.mu.Lock()
-	rec, known := rs.memo[key]
-	absent := rs.absent[key]
-	rs.mu.Unlock()
-	if known && rec.uid == comp.GetUID() || absent {
-		return ifOwned(rec, comp), nil
+	if rec, ok := rs.remembered(key, comp); ok {
+		return rec, nil
 	}
 	sk := rs.key(comp)
 	if sk.Name == "" {
@@ -123,7 +119,8 @@ func (rs *records) get(ctx context.Context, key types.NamespacedName, comp Compo
 	case err != nil:
 		return nil, apierr.Classify(fmt.Errorf("reading the render record %s: %w", sk, err))
 	}
-	if rec, err = decodeRecord(s); err != nil {
+	rec, err := decodeRecord(s)
+	if err != nil {
 		// Unreadable: rendered again, and overwritten.
 		return nil, nil //nolint:nilerr // an unreadable record is no record
 	}
@@ -133,16 +130,24 @@ func (rs *records) get(ctx context.Context, key types.NamespacedName, comp Compo
 	return ifOwned(rec, comp), nil
 }
 
+// remembered returns what is remembered of the record of the component
+// key, and whether anything is: its record, or that it has none.
+func (rs *records) remembered(key types.NamespacedName, comp Component) (*record, bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rec, known := rs.memo[key]
+	if known && rec.uid == comp.GetUID() || rs.absent[key] {
+		return ifOwned(rec, comp), true
+	}
+	return nil, false
+}
+
 // prefetch starts reading the record of the component key, unless it is
 // known, so that a later get answers from memory; the returned function
 // waits for the read. A failed read is not remembered: get reads again
 // and reports it.
 func (rs *records) prefetch(ctx context.Context, key types.NamespacedName, comp Component) (wait func()) {
-	rs.mu.Lock()
-	rec, known := rs.memo[key]
-	absent := rs.absent[key]
-	rs.mu.Unlock()
-	if known && rec.uid == comp.GetUID() || absent || rs.key(comp).Name == "" {
+	if _, ok := rs.remembered(key, comp); ok || rs.key(comp).Name == "" {
 		return func() {}
 	}
 	done := make(chan struct{})
