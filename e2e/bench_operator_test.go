@@ -158,16 +158,12 @@ func (o *benchOperator) serving(b *testing.B, c client.Client, probe client.Obje
 		if err := c.Get(ctx, key, probe); !apierrors.IsNotFound(err) {
 			return "the probe is still there", false, client.IgnoreNotFound(err)
 		}
-		for _, gvk := range kinds {
-			objs, err := list(ctx, c, key.Namespace, gvk)
-			if err != nil {
-				return "", false, err
-			}
-			for _, obj := range objs {
-				if _, ours := obj.GetAnnotations()[ownerKey]; ours {
-					return fmt.Sprintf("%s %s is still there", gvk.Kind, obj.GetName()), false, nil
-				}
-			}
+		left, err := ownedObjects(ctx, c, key.Namespace, ownerKey, kinds)
+		if err != nil {
+			return "", false, err
+		}
+		if len(left) > 0 {
+			return fmt.Sprintf("%s %s is still there (of %d)", left[0].GetKind(), left[0].GetName(), len(left)), false, nil
 		}
 		return "", true, nil
 	}, time.Minute)

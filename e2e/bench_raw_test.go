@@ -18,34 +18,46 @@ import (
 // (their owners are not in to), workloads at zero replicas (their pods
 // would load the controllers the operator's measurement shares).
 func rawCopies(ctx context.Context, c client.Reader, ns, to, ownerKey string, kinds []schema.GroupVersionKind) ([]*unstructured.Unstructured, error) {
-	var out []*unstructured.Unstructured
+	objs, err := ownedObjects(ctx, c, ns, ownerKey, kinds)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*unstructured.Unstructured, 0, len(objs))
+	for i := range objs {
+		cp := &objs[i] // ownedObjects' own copy
+		cp.SetNamespace(to)
+		cp.SetResourceVersion("")
+		cp.SetUID("")
+		cp.SetCreationTimestamp(metav1.Time{})
+		cp.SetManagedFields(nil)
+		cp.SetGeneration(0)
+		cp.SetOwnerReferences(nil)
+		delete(cp.Object, "status")
+		switch cp.GetKind() {
+		case "StatefulSet", "Deployment":
+			_ = unstructured.SetNestedField(cp.Object, int64(0), "spec", "replicas")
+		case "Service":
+			unstructured.RemoveNestedField(cp.Object, "spec", "clusterIP")
+			unstructured.RemoveNestedField(cp.Object, "spec", "clusterIPs")
+		}
+		out = append(out, cp)
+	}
+	return out, nil
+}
+
+// ownedObjects returns the objects of kinds in ns that carry ownerKey: an
+// operator's own.
+func ownedObjects(ctx context.Context, c client.Reader, ns, ownerKey string, kinds []schema.GroupVersionKind) ([]unstructured.Unstructured, error) {
+	var out []unstructured.Unstructured
 	for _, gvk := range kinds {
 		objs, err := list(ctx, c, ns, gvk)
 		if err != nil {
 			return nil, err
 		}
-		for i := range objs {
-			o := &objs[i]
-			if _, ours := o.GetAnnotations()[ownerKey]; !ours {
-				continue
+		for _, o := range objs {
+			if _, ours := o.GetAnnotations()[ownerKey]; ours {
+				out = append(out, o)
 			}
-			cp := o.DeepCopy()
-			cp.SetNamespace(to)
-			cp.SetResourceVersion("")
-			cp.SetUID("")
-			cp.SetCreationTimestamp(metav1.Time{})
-			cp.SetManagedFields(nil)
-			cp.SetGeneration(0)
-			cp.SetOwnerReferences(nil)
-			delete(cp.Object, "status")
-			switch gvk.Kind {
-			case "StatefulSet", "Deployment":
-				_ = unstructured.SetNestedField(cp.Object, int64(0), "spec", "replicas")
-			case "Service":
-				unstructured.RemoveNestedField(cp.Object, "spec", "clusterIP")
-				unstructured.RemoveNestedField(cp.Object, "spec", "clusterIPs")
-			}
-			out = append(out, cp)
 		}
 	}
 	return out, nil
