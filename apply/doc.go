@@ -41,7 +41,8 @@
 // on: a pass never writes on the strength of a cache that has not seen
 // its previous write. Objects whose drift metadata decides (ConfigMaps, Secrets, RBAC objects, …) are read as metadata only;
 // ManagerOptions sets up a manager cache so that a no-op pass makes no
-// request at all.
+// request at all, and IndexOwners indexes it by owner, so that the search
+// for objects a lost inventory would leak reads an owner's objects alone.
 //
 // Immutable fields of StatefulSets, Services, Jobs and PersistentVolumeClaims
 // are preserved on every update path; Change.IgnoredFields names those the

@@ -2,6 +2,8 @@ package apply
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +74,11 @@ type Options struct {
 	// pass, and deleted if they are not in the set: a lost inventory leaks
 	// nothing. Nil turns the search off. ManagerOptions takes the same list.
 	Kinds []schema.GroupVersionKind
+	// IndexedKinds are the kinds of Kinds whose cache indexes its objects
+	// by owner, as IndexOwners returns them: the search reads an owner's
+	// objects of these kinds from the index, and tests the owner label of
+	// every cached object for the others. Nil: no index.
+	IndexedKinds []schema.GroupVersionKind
 	// AdditionalManagedTypes are types, besides those served by CRDs and
 	// APIServices of the set, whose foreign instances block deletion
 	// (IsDeletionAllowed). Kind "*" stands for every kind of a group;
@@ -236,6 +243,11 @@ func (o Options) check() error {
 	} {
 		if !c.valid {
 			errs = append(errs, failure.Invalid(failure.AuthorOperator, c.field, "unknown %s %q", policyNoun(c.field), c.value))
+		}
+	}
+	for i, gvk := range o.IndexedKinds {
+		if !slices.Contains(o.Kinds, gvk) {
+			errs = append(errs, failure.Invalid(failure.AuthorOperator, fmt.Sprintf("IndexedKinds[%d]", i), "%s is not one of Kinds", gvk))
 		}
 	}
 	return errors.Join(errs...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,7 +21,8 @@ import (
 // says the inventory was lost. Searching lists every kind of Options.Kinds
 // by the owner's label; from a cache without an index on the label that
 // scans every cached object of the kind, per owner, per pass, which at a
-// few hundred owners was most of the engine's time.
+// few hundred owners was most of the engine's time. Kinds indexed by
+// IndexOwners are read from the index instead.
 
 // inventoryPrints remembers, per owner, a fingerprint of the inventory
 // its last pass left. It is safe for concurrent use; the zero value is
@@ -82,7 +84,11 @@ func (p *pass) adoptStrays(ctx context.Context, wanted map[inventory.Key]bool) e
 	for _, gvk := range r.opts.Kinds {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-		err := r.client.List(ctx, list, client.MatchingLabels{r.OwnerLabelKey(): p.ownerLabel}, client.UnsafeDisableDeepCopy)
+		var owned client.ListOption = client.MatchingLabels{r.OwnerLabelKey(): p.ownerLabel}
+		if slices.Contains(r.opts.IndexedKinds, gvk) {
+			owned = client.MatchingFields{ownerIndexField(r.name): p.ownerLabel}
+		}
+		err := r.client.List(ctx, list, owned, client.UnsafeDisableDeepCopy)
 		if isNoMatch(err) {
 			continue
 		}

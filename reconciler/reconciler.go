@@ -102,15 +102,23 @@ func New[CR Object[CR]](cfg Config[CR]) (*Reconciler[CR], error) {
 
 // bind takes from mgr what a pass needs: its clients, scheme and recorder,
 // the resource's kind, the object engine and the orphan cleaner.
-func (r *Reconciler[CR]) bind(mgr manager.Manager) error {
-	return r.bindTo(binding{
+// With index set, the managed kinds are indexed by owner in the manager's
+// cache (apply.IndexOwners).
+func (r *Reconciler[CR]) bind(ctx context.Context, mgr manager.Manager, index bool) error {
+	b := binding{
 		client:    mgr.GetClient(),
 		apiReader: mgr.GetAPIReader(),
 		scheme:    mgr.GetScheme(),
 		log:       mgr.GetLogger(),
 		recorder:  mgr.GetEventRecorder(r.cfg.Name),
 		synced:    mgr.GetCache().WaitForCacheSync,
-	})
+	}
+	if index {
+		b.indexOwners = func(kinds ...schema.GroupVersionKind) ([]schema.GroupVersionKind, error) {
+			return apply.IndexOwners(ctx, mgr.GetFieldIndexer(), mgr.GetScheme(), r.cfg.Name, kinds...)
+		}
+	}
+	return r.bindTo(b)
 }
 
 // binding is what a reconciler reads, writes and records through: a
@@ -124,6 +132,9 @@ type binding struct {
 	// synced waits until the cache the client reads from has started
 	// and synced, or ctx ends (false); nil: nothing to wait for.
 	synced func(ctx context.Context) bool
+	// indexOwners indexes kinds by owner in the client's cache and
+	// returns those it indexed; nil: no index.
+	indexOwners func(kinds ...schema.GroupVersionKind) ([]schema.GroupVersionKind, error)
 }
 
 func (r *Reconciler[CR]) bindTo(b binding) error {
@@ -134,7 +145,12 @@ func (r *Reconciler[CR]) bindTo(b binding) error {
 	}
 	engineOpts := cfg.Apply
 	engineOpts.Reader = b.apiReader
-	engineOpts.Kinds = r.managedKinds()
+	engineOpts.Kinds, engineOpts.IndexedKinds = r.managedKinds(), nil
+	if b.indexOwners != nil {
+		if engineOpts.IndexedKinds, err = b.indexOwners(engineOpts.Kinds...); err != nil {
+			return fmt.Errorf("reconciler: %w", err)
+		}
+	}
 	engineOpts.Clock = cfg.Clock
 	engine, err := apply.New(cfg.Name, b.client, engineOpts)
 	if err != nil {

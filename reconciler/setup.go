@@ -65,7 +65,7 @@ func (r *Reconciler[CR]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctr
 	if r.engine != nil {
 		return errors.New("reconciler: set up already")
 	}
-	if err := r.bind(mgr); err != nil {
+	if err := r.bind(ctx, mgr, true); err != nil {
 		return err
 	}
 	if err := mgr.GetFieldIndexer().IndexField(ctx, r.cfg.For, dependencyIndex, func(o client.Object) []string {
@@ -249,7 +249,7 @@ func (r *Reconciler[CR]) SetupForPlanning(mgr ctrl.Manager) error {
 	if r.engine != nil {
 		return errors.New("reconciler: set up already")
 	}
-	return r.bind(mgr)
+	return r.bind(context.Background(), mgr, false)
 }
 
 // SetupOffline binds the reconciler to a cluster that exists only in

@@ -43,6 +43,14 @@ func newManaged(tb testing.TB, ownerID string, opts apply.Options) *managed {
 	cfg.QPS, cfg.Burst = -1, 0 // measure the server, not client-go's limiter
 	cfg.Wrap(m.counter.WrapTransport)
 	kinds := []schema.GroupVersionKind{configMapKind}
+	return startManaged(tb, m, cfg, ownerID, opts, kinds, true)
+}
+
+// startManaged starts the manager of m, its cache indexed by owner when
+// index is set, and builds m's engines.
+func startManaged(tb testing.TB, m *managed, cfg *rest.Config, ownerID string, opts apply.Options, kinds []schema.GroupVersionKind, index bool) *managed {
+	tb.Helper()
+	cp := env.Require(tb)
 	cacheOpts, clientOpts := apply.ManagerOptions(name, kinds...)
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 cp.Client.Scheme(),
@@ -53,6 +61,12 @@ func newManaged(tb testing.TB, ownerID string, opts apply.Options) *managed {
 		Logger:                 testkit.Logger(tb).V(2),
 	})
 	require.NoError(tb, err)
+	var indexed []schema.GroupVersionKind
+	if index {
+		indexed, err = apply.IndexOwners(context.Background(), mgr.GetFieldIndexer(), mgr.GetScheme(), name, kinds...)
+		require.NoError(tb, err)
+		require.Equal(tb, kinds, indexed)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
@@ -67,7 +81,7 @@ func newManaged(tb testing.TB, ownerID string, opts apply.Options) *managed {
 	// in chunks, each with an inventory of its own.
 	m.chunkEngine, err = apply.New(name, m.cached, opts)
 	require.NoError(tb, err)
-	opts.Kinds = kinds
+	opts.Kinds, opts.IndexedKinds = kinds, indexed
 	m.engine, err = apply.New(name, m.cached, opts)
 	require.NoError(tb, err)
 	m.raw, err = client.New(cfg, client.Options{Scheme: cp.Client.Scheme()})

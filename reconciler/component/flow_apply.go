@@ -21,7 +21,7 @@ import (
 // first) ends it.
 func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 	for _, step := range []func(context.Context, *pass[T]) bool{
-		r.startCycle,   // first seen, inputs, suspension, digest, revision
+		r.startCycle,   // lost status, inputs, suspension, digest, revision
 		r.render,       // clients, pre-reconcile hooks, the generator
 		r.applyObjects, // the object engine, watch hints, ignored fields
 		r.settle,       // ready and post-reconcile hooks, or waiting
@@ -32,9 +32,8 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 	}
 }
 
-// startCycle records a component seen for the first time (or rebuilds
-// the status of one whose status was lost from its render record),
-// resolves its inputs, honours a suspension, starts a new processing cycle
+// startCycle rebuilds the status of a component whose status was lost
+// from its render record, resolves its inputs, honours a suspension, starts a new processing cycle
 // when the digest of the inputs changed (restarting one still waiting for
 // readiness) and counts the revision of a new desired state.
 func (r *Reconciler[T]) startCycle(ctx context.Context, p *pass[T]) bool {
@@ -46,12 +45,14 @@ func (r *Reconciler[T]) startCycle(ctx context.Context, p *pass[T]) bool {
 	}
 	p.record = rec
 	if st.ObservedGeneration == 0 && st.State == "" {
+		// A new component goes on to render in the same pass: its first
+		// state is the one that pass ends in (Processing, Ready or a
+		// failure), one status write and one event instead of two.
 		if rec == nil {
-			p.setState(componentv1alpha1.StatePending, componentv1alpha1.ReasonFirstSeen, "seen for the first time; reconciling")
-			p.after(requeueNow)
-			return false
+			p.log.V(1).Info("seen for the first time")
+		} else {
+			r.rebuildStatus(p)
 		}
-		r.rebuildStatus(p)
 	}
 	in, err := r.resolve(ctx, p.comp, false)
 	if err != nil {
@@ -187,7 +188,7 @@ func (r *Reconciler[T]) applyObjects(ctx context.Context, p *pass[T]) bool {
 		r.fail(p, err)
 		return false
 	}
-	eng, err := r.engine(tgt, p.comp)
+	eng, err := r.engine(tgt, p.comp, true)
 	if err != nil {
 		r.fail(p, err)
 		return false

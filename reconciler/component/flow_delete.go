@@ -56,7 +56,7 @@ func (r *Reconciler[T]) startDeletion(ctx context.Context, p *pass[T]) bool {
 // checkDeletion blocks the deletion while foreign instances of the types
 // the component manages exist, or while other finalizers remain.
 func (r *Reconciler[T]) checkDeletion(ctx context.Context, p *pass[T]) bool {
-	eng, err := r.engine(p.target, p.comp)
+	eng, err := r.engine(p.target, p.comp, true)
 	if err != nil {
 		r.fail(p, err)
 		return false

@@ -83,8 +83,7 @@ func (p *pass[T]) setState(state componentv1alpha1.State, reason, message string
 // keepReportedFailure restores the state and Ready condition the
 // component had before the pass when they report a failure of its current
 // generation (reason Retrying, Error, Timeout or DeletionRetrying; not a
-// component seen for the first time or suspended), and reports whether
-// they did.
+// suspended component), and reports whether they did.
 func (p *pass[T]) keepReportedFailure() bool {
 	orig := p.orig.GetStatus()
 	ready := orig.ReadyCondition()

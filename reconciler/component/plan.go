@@ -176,7 +176,7 @@ func (r *Reconciler[T]) planApply(ctx context.Context, p *pass[T], out Plan) (Pl
 		return out, err
 	}
 	ctx = withClients(ctx, p.target.client, p.local)
-	eng, err := r.engine(p.target, p.comp)
+	eng, err := r.engine(p.target, p.comp, false)
 	if err != nil {
 		return out, err
 	}
@@ -231,7 +231,7 @@ func (r *Reconciler[T]) planRender(ctx context.Context, p *pass[T], out *Plan) e
 
 // planDeletion plans the deletion of the component's objects.
 func (r *Reconciler[T]) planDeletion(ctx context.Context, p *pass[T], out Plan) (Plan, error) {
-	eng, err := r.engine(p.target, p.comp)
+	eng, err := r.engine(p.target, p.comp, false)
 	if err != nil {
 		return out, err
 	}

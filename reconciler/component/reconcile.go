@@ -22,8 +22,8 @@ import (
 
 // Timings of the passes that follow a pass at once.
 const (
-	// requeueNow follows a pass that only recorded a step (first seen, a
-	// restarted cycle).
+	// requeueNow follows a pass that only recorded a step (a restarted
+	// cycle).
 	requeueNow = 10 * time.Millisecond
 	// staleCacheDelay is how soon a pass that found a stale cached copy
 	// runs again, should the watch event it waits for be lost.

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	"github.com/opkit-dev/opkit/api/failure"
+	"github.com/opkit-dev/opkit/apply"
 	"github.com/opkit-dev/opkit/generators"
 	"github.com/opkit-dev/opkit/reconciler/internal/fresh"
 	"github.com/opkit-dev/opkit/reconciler/internal/refs"
@@ -57,6 +58,12 @@ type Reconciler[T Component] struct {
 	synced    func(context.Context) bool // binding.synced
 	gvk       schema.GroupVersionKind
 	local     *target
+	// indexed are the kinds of Options.Kinds the manager's cache indexes
+	// by owner (apply.IndexOwners), for the local target's engines.
+	indexed []schema.GroupVersionKind
+	// engines are the local target's object engines (engine.go).
+	enginesMu sync.Mutex
+	engines   map[engineKey]*apply.Engine
 	targets   *targetCache
 	deps      *refs.Data
 	records   *records

@@ -105,6 +105,11 @@ func (r *Reconciler[T]) SetupWithManagerAndBuilder(ctx context.Context, mgr ctrl
 	if err := mgr.GetFieldIndexer().IndexField(ctx, obj, referenceIndex, r.referenceKeys); err != nil {
 		return fmt.Errorf("component reconciler: indexing references: %w", err)
 	}
+	// A new component's first pass searches its kinds for objects of
+	// its own: through the index, not by testing every cached object.
+	if r.indexed, err = apply.IndexOwners(ctx, mgr.GetFieldIndexer(), mgr.GetScheme(), r.name, r.opts.Kinds...); err != nil {
+		return fmt.Errorf("component reconciler: %w", err)
+	}
 
 	blder = blder.Named(r.name).
 		For(obj, builder.WithPredicates(r.forPredicate())).

@@ -40,8 +40,6 @@ const ConditionReady = "Ready"
 // Reasons of the Ready condition and of the events recorded when the state
 // changes.
 const (
-	// ReasonFirstSeen: the reconciler saw the component for the first time.
-	ReasonFirstSeen = "FirstSeen"
 	// ReasonProcessing: the objects are applied; some are not ready yet.
 	ReasonProcessing = "Processing"
 	// ReasonRestarting: the desired state changed while the previous one
