@@ -28,7 +28,7 @@ import (
 //	r, err := apply.New(name, mgr.GetClient(), apply.Options{Kinds: kinds, IndexedKinds: indexed})
 func IndexOwners(ctx context.Context, indexer client.FieldIndexer, scheme *runtime.Scheme, name string, kinds ...schema.GroupVersionKind) ([]schema.GroupVersionKind, error) {
 	key, _ := OwnerLabel(name, "")
-	field := ownerIndexField(name)
+	field := ownerIndexField(key)
 	value := func(o client.Object) []string {
 		if v, ok := o.GetLabels()[key]; ok {
 			return []string{v}
@@ -50,8 +50,5 @@ func IndexOwners(ctx context.Context, indexer client.FieldIndexer, scheme *runti
 }
 
 // ownerIndexField is the name of the index IndexOwners adds for the
-// engine named name.
-func ownerIndexField(name string) string {
-	key, _ := OwnerLabel(name, "")
-	return "metadata.labels[" + key + "]"
-}
+// owner label key.
+func ownerIndexField(key string) string { return "metadata.labels[" + key + "]" }

@@ -86,7 +86,7 @@ func (p *pass) adoptStrays(ctx context.Context, wanted map[inventory.Key]bool) e
 		list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
 		var owned client.ListOption = client.MatchingLabels{r.OwnerLabelKey(): p.ownerLabel}
 		if slices.Contains(r.opts.IndexedKinds, gvk) {
-			owned = client.MatchingFields{ownerIndexField(r.name): p.ownerLabel}
+			owned = client.MatchingFields{ownerIndexField(r.OwnerLabelKey()): p.ownerLabel}
 		}
 		err := r.client.List(ctx, list, owned, client.UnsafeDisableDeepCopy)
 		if isNoMatch(err) {

@@ -18,7 +18,13 @@ import (
 
 func exists(t *testing.T, f *fixture, obj client.Object) bool {
 	t.Helper()
-	err := f.c.Get(t.Context(), client.ObjectKeyFromObject(obj), obj.DeepCopyObject().(client.Object))
+	return existsIn(t, f.c, obj)
+}
+
+// existsIn reports whether obj exists, as c reads it.
+func existsIn(t *testing.T, c client.Reader, obj client.Object) bool {
+	t.Helper()
+	err := c.Get(t.Context(), client.ObjectKeyFromObject(obj), obj.DeepCopyObject().(client.Object))
 	if apierrors.IsNotFound(err) {
 		return false
 	}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -32,9 +31,9 @@ func TestOwnerIndexFindsWhatALostInventoryHeld(t *testing.T) {
 
 	a.inv = inventory.Inventory{} // the status write was lost
 	require.NoError(t, a.applyAll(ctx, mine[:1]))
-	require.True(t, a.exists(t, mine[0]), "%s, still wanted, was deleted", mine[0].GetName())
-	require.False(t, a.exists(t, mine[1]), "%s of the lost inventory leaked", mine[1].GetName())
-	require.True(t, a.exists(t, theirs[0]), "another owner's object was deleted")
+	require.True(t, existsIn(t, a.raw, mine[0]), "%s, still wanted, was deleted", mine[0].GetName())
+	require.False(t, existsIn(t, a.raw, mine[1]), "%s of the lost inventory leaked", mine[1].GetName())
+	require.True(t, existsIn(t, a.raw, theirs[0]), "another owner's object was deleted")
 	require.Len(t, a.inv.Items, 1)
 }
 
@@ -50,15 +49,4 @@ func TestOwnerIndexIsWhatTheSearchReads(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.Apply(testkit.Context(t), &m.inv, []client.Object{configMap(m.ns, "a", nil, nil)}, m.pass())
 	require.ErrorContains(t, err, "metadata.labels["+key(apply.AnnotationOwnerID)+"]")
-}
-
-// exists reports whether obj exists, read past the cache.
-func (m *managed) exists(t *testing.T, obj client.Object) bool {
-	t.Helper()
-	err := m.raw.Get(t.Context(), client.ObjectKeyFromObject(obj), obj.DeepCopyObject().(client.Object))
-	if apierrors.IsNotFound(err) {
-		return false
-	}
-	require.NoError(t, err)
-	return true
 }

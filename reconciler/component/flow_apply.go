@@ -33,9 +33,10 @@ func (r *Reconciler[T]) applyPass(ctx context.Context, p *pass[T]) {
 }
 
 // startCycle rebuilds the status of a component whose status was lost
-// from its render record, resolves its inputs, honours a suspension, starts a new processing cycle
-// when the digest of the inputs changed (restarting one still waiting for
-// readiness) and counts the revision of a new desired state.
+// from its render record, resolves its inputs, honours a suspension,
+// starts a new processing cycle when the digest of the inputs changed
+// (restarting one still waiting for readiness) and counts the revision of
+// a new desired state.
 func (r *Reconciler[T]) startCycle(ctx context.Context, p *pass[T]) bool {
 	st := p.status
 	rec, err := r.records.get(ctx, p.key, p.comp)
