@@ -22,13 +22,17 @@ import (
 // removes each item once its object is gone. Objects whose delete policy is
 // orphan or orphan-on-delete are only dropped from the inventory, and so
 // are those opts.Release releases. Result.Done is set when the inventory is
-// empty; call Delete again until then.
-func (r *Engine) Delete(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (Result, error) {
+// empty; call Delete again until then. Once it is done the engine keeps
+// nothing of the owner.
+func (r *Engine) Delete(ctx context.Context, inv *inventory.Inventory, opts PassOptions) (res Result, err error) {
 	p, err := r.newPass(ctx, inv, opts)
 	if err != nil {
 		return Result{}, err
 	}
-	defer p.finish()
+	defer func() {
+		p.ownerGone = res.Done
+		p.finish()
+	}()
 	if err := p.adoptStrays(ctx, nil); err != nil {
 		return Result{}, err
 	}
@@ -41,7 +45,6 @@ func (r *Engine) Delete(ctx context.Context, inv *inventory.Inventory, opts Pass
 		}
 		keys = append(keys, it.Key())
 	}
-	var res Result
 	done := p.deleteItems(ctx, keys, true, &res)
 	err = joinChanges(res, nil)
 	res.Done = done && err == nil
