@@ -121,18 +121,7 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	row.heapMiBPer1k, row.liveMiBPer1k = heapAfter.mibPer1k(heapBefore, row.objects)
 	row.inventoryBytesPerObj = float64(invBytes) / float64(row.objects)
 
-	rawNS := benchNamespace(b, cp.Client)
-	copies, err := rawCopies(ctx, cp.Client, ns, rawNS, componentName+"/"+apply.AnnotationOwnerID, bundle.Kinds())
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw, err := client.New(cp.RESTConfig(), client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if row.raw, err = rawCreate(ctx, raw, copies, workers*apply.DefaultConcurrency); err != nil {
-		b.Fatal(err)
-	}
+	row.raw = rawBaseline(b, cp, ns, componentName, bundle.Kinds(), workers*apply.DefaultConcurrency)
 
 	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, workers) })
 	if err != nil {

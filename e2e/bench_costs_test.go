@@ -32,7 +32,7 @@ func costsTable(rows []scaleRow) string {
 			r.workload, trim(float64(r.editWrites-r.editStatusWrites)/edits), trim(float64(r.editStatusWrites)/edits),
 			retire, perResource(r.coldRequests[apicount.Key{Verb: "list", Resource: "pods"}]),
 			perResource(statusWrites(r.coldRequests)), perResource(r.reconciles),
-			r.coldRatio(), float64(r.objects)/r.cold.Seconds(), float64(r.objects)/r.raw.Seconds(), r.heapMiBPer1k, r.liveMiBPer1k)
+			r.coldRatio(), rate(r.objects, r.cold), rate(r.objects, r.raw), r.heapMiBPer1k, r.liveMiBPer1k)
 	}
 	return b.String()
 }

@@ -356,17 +356,32 @@ func benchNamespace(b *testing.B, c client.Client) string {
 	b.Helper()
 	var name string
 	b.Cleanup(func() {
-		_, err := testkit.WaitFor(context.Background(), func(ctx context.Context) (string, bool, error) {
-			err := c.Get(ctx, client.ObjectKey{Name: name}, &corev1.Namespace{})
-			if apierrors.IsNotFound(err) {
-				return "gone", true, nil
-			}
-			return "terminating", false, err
-		}, 10*time.Minute)
-		if err != nil {
+		if err := namespaceGone(context.Background(), c, name); err != nil {
 			b.Errorf("namespace %s: %v", name, err)
 		}
 	})
 	name = testkit.Namespace(b, c)
 	return name
+}
+
+// dropNamespace deletes the namespace name and waits until it and
+// everything in it are gone.
+func dropNamespace(ctx context.Context, c client.Client, name string) error {
+	err := c.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	return namespaceGone(ctx, c, name)
+}
+
+// namespaceGone waits until the namespace name is gone.
+func namespaceGone(ctx context.Context, c client.Client, name string) error {
+	_, err := testkit.WaitFor(ctx, func(ctx context.Context) (string, bool, error) {
+		err := c.Get(ctx, client.ObjectKey{Name: name}, &corev1.Namespace{})
+		if apierrors.IsNotFound(err) {
+			return "gone", true, nil
+		}
+		return "terminating", false, err
+	}, 10*time.Minute)
+	return err
 }

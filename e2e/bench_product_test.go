@@ -109,18 +109,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 
 	// the raw writer: the same objects, the same client, as many writes
 	// in flight as the operator can have
-	rawNS := benchNamespace(b, cp.Client)
-	copies, err := rawCopies(ctx, cp.Client, ns, rawNS, productName+"/"+apply.AnnotationOwnerID, productKinds)
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw, err := client.New(cp.RESTConfig(), client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if row.raw, err = rawCreate(ctx, raw, copies, productWorkers*apply.DefaultConcurrency); err != nil {
-		b.Fatal(err)
-	}
+	row.raw = rawBaseline(b, cp, ns, productName, productKinds, productWorkers*apply.DefaultConcurrency)
 
 	// a no-op resync: one pass of every cluster
 	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, productWorkers) })

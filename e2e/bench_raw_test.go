@@ -4,19 +4,26 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
 // rawCopies returns copies of the objects of kinds in ns that carry
 // ownerKey (the operator's own), moved to namespace to, for the raw
-// writer: without what the server assigned and without owner references
-// (their owners are not in to), workloads at zero replicas (their pods
-// would load the controllers the operator's measurement shares).
+// writer: without what the server assigned (a headless Service stays
+// headless: a ClusterIP allocated for each once took the raw writer of
+// the products three times as long), without owner references (their
+// owners are not in to), workloads at zero replicas (their pods would
+// load the controllers the operator's measurement shares).
 func rawCopies(ctx context.Context, c client.Reader, ns, to, ownerKey string, kinds []schema.GroupVersionKind) ([]*unstructured.Unstructured, error) {
 	objs, err := ownedObjects(ctx, c, ns, ownerKey, kinds)
 	if err != nil {
@@ -37,7 +44,10 @@ func rawCopies(ctx context.Context, c client.Reader, ns, to, ownerKey string, ki
 		case "StatefulSet", "Deployment":
 			_ = unstructured.SetNestedField(cp.Object, int64(0), "spec", "replicas")
 		case "Service":
-			unstructured.RemoveNestedField(cp.Object, "spec", "clusterIP")
+			// allocated again, unless headless
+			if ip, _, _ := unstructured.NestedString(cp.Object, "spec", "clusterIP"); ip != corev1.ClusterIPNone {
+				unstructured.RemoveNestedField(cp.Object, "spec", "clusterIP")
+			}
 			unstructured.RemoveNestedField(cp.Object, "spec", "clusterIPs")
 		}
 		out = append(out, cp)
@@ -91,6 +101,49 @@ func rawCreate[O client.Object](ctx context.Context, c client.Client, objs []O, 
 	close(next)
 	wg.Wait()
 	return time.Since(start), errors.Join(errs...)
+}
+
+// rawRounds is how many times the raw writer creates the workload's
+// objects, each time into a namespace of its own that is gone before the
+// next round starts; the median round is the baseline. A single round
+// moved by a third between identical runs minutes apart.
+const rawRounds = 3
+
+// rawBaseline measures the raw writer on copies of the objects of kinds
+// the operator called name made in ns, with concurrency creates in
+// flight, and returns its median round's duration. Like the object
+// engine, which creates a missing object with a create and applies only
+// changes to existing ones, it creates.
+func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, kinds []schema.GroupVersionKind, concurrency int) time.Duration {
+	b.Helper()
+	ctx := b.Context()
+	raw, err := client.New(cp.RESTConfig(), client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var (
+		rounds  []time.Duration
+		objects int
+	)
+	for range rawRounds {
+		to := benchNamespace(b, cp.Client)
+		copies, err := rawCopies(ctx, cp.Client, ns, to, name+"/"+apply.AnnotationOwnerID, kinds)
+		if err != nil {
+			b.Fatal(err)
+		}
+		objects = len(copies)
+		d, err := rawCreate(ctx, raw, copies, concurrency)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rounds = append(rounds, d)
+		if err := dropNamespace(ctx, cp.Client, to); err != nil {
+			b.Fatalf("namespace %s: %v", to, err)
+		}
+	}
+	b.Logf("raw writer, %d objects, %d in flight: rounds %v", objects, concurrency, rounds)
+	median, _ := medianMax(rounds)
+	return median
 }
 
 // How many of the resources under measurement the benchmarks create at

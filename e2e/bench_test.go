@@ -15,7 +15,8 @@ import (
 
 // The scale benchmarks. Each workload is measured once (a run takes
 // minutes) beside a raw writer that creates the same objects with the same
-// client and concurrency, in the same run:
+// client and concurrency, in the same run (rawBaseline: the median of
+// rawRounds rounds):
 //
 //	cd e2e && CI=true go test -run '^$' -bench Scale -benchtime 1x -timeout 60m
 //
@@ -44,7 +45,8 @@ type scaleRow struct {
 	workload string
 	objects  int
 	// cold converge: the operator from the first resource created to its
-	// last object created; the raw writer creating the same objects.
+	// last object created; the raw writer creating the same objects (the
+	// median of rawRounds rounds).
 	cold, raw time.Duration
 	// no-op resync: one pass of every resource with nothing to change.
 	noopWrites, noopReads int
@@ -71,6 +73,9 @@ type scaleRow struct {
 }
 
 func (r scaleRow) coldRatio() float64 { return r.raw.Seconds() / r.cold.Seconds() }
+
+// rate is n objects per d, per second.
+func rate(n int, d time.Duration) float64 { return float64(n) / d.Seconds() }
 
 func perObject(n, objects int) float64 { return float64(n) / float64(objects) }
 
@@ -104,7 +109,7 @@ func scaleTable(rows []scaleRow) string {
 			retire = fmt.Sprintf("%.2f (%d ÷ %d)", float64(r.retireWrites)/float64(r.retireMin), r.retireWrites, r.retireMin)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %.0f (%.0f) | %.2f | %s | %s | %s (%s), %.1f | %s | %.2f | %.0f | %d of %d |\n",
-			r.workload, r.objects, float64(r.objects)/r.cold.Seconds(), float64(r.objects)/r.raw.Seconds(), r.coldRatio(),
+			r.workload, r.objects, rate(r.objects, r.cold), rate(r.objects, r.raw), r.coldRatio(),
 			trim(perObject(r.noopWrites, r.objects)), trim(perObject(r.noopReads, r.objects)),
 			r.editMedian.Round(time.Millisecond), r.editMax.Round(time.Millisecond), float64(r.editWrites)/float64(max(r.edits, 1)),
 			retire, r.heapMiBPer1k, r.inventoryBytesPerObj, r.eventsLost, r.eventsAsked)
