@@ -40,7 +40,7 @@ func (r *Engine) Apply(ctx context.Context, inv *inventory.Inventory, objects []
 	if err != nil {
 		return Result{}, err
 	}
-	defer p.finish()
+	defer p.finish(false)
 	wanted := make(map[inventory.Key]bool, len(ds))
 	for _, d := range ds {
 		wanted[d.key] = true

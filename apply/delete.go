@@ -29,10 +29,7 @@ func (r *Engine) Delete(ctx context.Context, inv *inventory.Inventory, opts Pass
 	if err != nil {
 		return Result{}, err
 	}
-	defer func() {
-		p.ownerGone = res.Done
-		p.finish()
-	}()
+	defer func() { p.finish(res.Done) }()
 	if err := p.adoptStrays(ctx, nil); err != nil {
 		return Result{}, err
 	}

@@ -68,9 +68,6 @@ type pass struct {
 	reapplies int
 	// gone are the items to drop from the inventory at the end of the pass.
 	gone map[inventory.Key]bool
-	// ownerGone is set by a Delete that emptied the inventory: the
-	// engine then forgets the owner.
-	ownerGone bool
 	// managed are the types the inventory's CRDs and APIServices serve.
 	managed []TypeInfo
 }
@@ -112,14 +109,14 @@ func (p *pass) forget(key inventory.Key) {
 
 // finish removes the forgotten items, and the versions known of their
 // objects, and remembers the inventory the pass leaves (strays.go), or
-// forgets the owner when it is gone.
-func (p *pass) finish() {
+// forgets the owner when ownerGone (a Delete that emptied the inventory).
+func (p *pass) finish(ownerGone bool) {
 	if len(p.gone) > 0 {
 		p.r.known.drop(slices.Collect(maps.Keys(p.gone))...)
 	}
 	p.idx.Remove(p.inv, p.gone)
 	clear(p.gone)
-	if p.ownerGone {
+	if ownerGone {
 		p.r.prints.left(p.owner.ID, nil)
 		return
 	}

@@ -82,8 +82,8 @@ func perObject(n, objects int) float64 { return float64(n) / float64(objects) }
 // report reports the row's figures as benchmark metrics.
 func (r scaleRow) report(b *testing.B) {
 	b.ReportMetric(float64(r.objects), "objects")
-	b.ReportMetric(float64(r.objects)/r.cold.Seconds(), "objects/s")
-	b.ReportMetric(float64(r.objects)/r.raw.Seconds(), "raw-objects/s")
+	b.ReportMetric(rate(r.objects, r.cold), "objects/s")
+	b.ReportMetric(rate(r.objects, r.raw), "raw-objects/s")
 	b.ReportMetric(r.coldRatio(), "cold/raw")
 	b.ReportMetric(perObject(r.noopWrites, r.objects), "noop-writes/obj")
 	b.ReportMetric(perObject(r.noopReads, r.objects), "noop-uncached-reads/obj")
