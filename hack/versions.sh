@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Keeps the modules (hack/modules.sh, not the tool modules) on one version of
-# each dependency they share, so that Go's build cache compiles each shared
-# package once for all of them (hack/tools/versions says why). Usage:
+# Keeps the modules (hack/modules.sh, and the control-plane build in
+# hack/k8s-assets) on one version of each dependency they share, so that
+# Go's build cache compiles each shared package once for all of them
+# (hack/tools/versions says why). Usage:
 #   hack/versions.sh           raise every requirement to the highest version
 #                              among the modules, tidy each module, repeat until
 #                              nothing moves (part of make tidy)
@@ -11,6 +12,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 mapfile -t modules < <(hack/modules.sh)
+# The control-plane build (hack/k8s-assets) joins them: built with the same
+# flags as the tests, the packages it shares with them (k8s.io/api,
+# client-go, apimachinery and what lies below) then compile once for both.
+modules+=(hack/k8s-assets)
 dirs=("${modules[@]/#/$PWD/}")
 versions() { (cd hack/tools && GOWORK=off go run ./versions "$@"); }
 

@@ -8,6 +8,9 @@
 #     controllers  also kube-controller-manager, kube-scheduler, kwok and its
 #                  stages: for tests whose behaviour needs real controllers
 #   build.sh --print-dir                       print the target directory
+#   build.sh --check [apiserver | controllers] succeed when the group's files
+#                                              are built and current, fail
+#                                              otherwise; builds nothing
 #
 #   OPKIT_ASSETS   target directory (default:
 #                  ${XDG_CACHE_HOME:-$HOME/.cache}/opkit/k8s/<kubernetes version>)
@@ -31,6 +34,11 @@ version() { go list -m -f '{{.Version}}' "$1"; }
 k8s="$(version k8s.io/kubernetes)"
 dest="${OPKIT_ASSETS:-${XDG_CACHE_HOME:-$HOME/.cache}/opkit/k8s/$k8s}"
 
+check=false
+if [[ "${1:-}" == --check ]]; then
+	check=true
+	shift
+fi
 group="${1:-all}"
 case "$group" in
 --print-dir)
@@ -48,6 +56,7 @@ esac
 etcd="$(version go.etcd.io/etcd/server/v3)"
 kwok="$(version sigs.k8s.io/kwok)"
 gover="$(go env GOVERSION)"
+cgo="$(go env CGO_ENABLED)"
 
 minor="${k8s#v1.}"
 minor="${minor%%.*}"
@@ -71,11 +80,10 @@ source_of() {
 # record <file>: what the stamp of a file says when it is up to date
 # (without its size).
 record() {
-	printf 'from %s\ngo %s\nldflags %s\n' "$(source_of "$1")" "$gover" "$ldflags"
+	printf 'from %s\ngo %s\ncgo %s\nldflags %s\n' "$(source_of "$1")" "$gover" "$cgo" "$ldflags"
 }
 
 stamps="$dest/.stamps"
-mkdir -p "$stamps"
 # Temporary build directories, removed however the script ends.
 tmps=()
 trap 'rm -rf "${tmps[@]+"${tmps[@]}"}"' EXIT
@@ -88,6 +96,16 @@ current() {
 	[[ "$(sed '$d' "$s")" == "$(record "$1")" ]] || return 1
 	[[ "$(tail -n 1 "$s")" == "size $(stat -c %s "$f")" ]]
 }
+
+if $check; then
+	files=(etcd kube-apiserver)
+	[[ "$group" == controllers ]] && files+=(kube-controller-manager kube-scheduler kwok kwok-stages.yaml)
+	for f in "${files[@]}"; do
+		current "$f" || exit 1
+	done
+	exit 0
+fi
+mkdir -p "$stamps"
 
 # install <tmp> <file>: rename a built file into place and stamp it.
 install_file() {
@@ -131,8 +149,12 @@ build_group() {
 		bins+=("$f")
 	done
 	if ((${#pkgs[@]})); then
-		# One go build for the group, so that shared packages compile once.
-		CGO_ENABLED=0 go build -v -trimpath -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}" 2>"$tmp/build.log" &
+		# One go build for the group, so that shared packages compile once;
+		# with the tests' build settings (no -trimpath, cgo as go env says),
+		# so that the packages the tests import too (k8s.io/api, client-go,
+		# apimachinery) compile once for both (hack/versions.sh keeps their
+		# versions equal).
+		go build -v -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}" 2>"$tmp/build.log" &
 		local pid=$! status=0 next=$((SECONDS + 20))
 		while kill -0 "$pid" 2>/dev/null; do
 			sleep 1
