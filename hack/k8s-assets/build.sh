@@ -56,10 +56,11 @@ esac
 etcd="$(version go.etcd.io/etcd/server/v3)"
 kwok="$(version sigs.k8s.io/kwok)"
 gover="$(go env GOVERSION)"
-cgo="$(go env CGO_ENABLED)"
 
 minor="${k8s#v1.}"
 minor="${minor%%.*}"
+# The build settings besides the link flags (see the go build below).
+buildflags="-trimpath"
 ldflags="-s -w"
 ldflags+=" -X k8s.io/component-base/version.gitVersion=$k8s"
 ldflags+=" -X k8s.io/component-base/version.gitMajor=1"
@@ -80,7 +81,7 @@ source_of() {
 # record <file>: what the stamp of a file says when it is up to date
 # (without its size).
 record() {
-	printf 'from %s\ngo %s\ncgo %s\nldflags %s\n' "$(source_of "$1")" "$gover" "$cgo" "$ldflags"
+	printf 'from %s\ngo %s\nsettings CGO_ENABLED=0 %s\nldflags %s\n' "$(source_of "$1")" "$gover" "$buildflags" "$ldflags"
 }
 
 stamps="$dest/.stamps"
@@ -150,11 +151,12 @@ build_group() {
 	done
 	if ((${#pkgs[@]})); then
 		# One go build for the group, so that shared packages compile once;
-		# with the tests' build settings (no -trimpath, cgo as go env says),
-		# so that the packages the tests import too (k8s.io/api, client-go,
-		# apimachinery) compile once for both (hack/versions.sh keeps their
-		# versions equal).
-		go build -v -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}" 2>"$tmp/build.log" &
+		# with the build settings of the images and of the tests run without
+		# the race detector (hack/test-module.sh: -trimpath, no cgo), so that
+		# the packages they import too (k8s.io/api, client-go, apimachinery
+		# and below) compile once for all of them (hack/versions.sh keeps
+		# their versions equal).
+		CGO_ENABLED=0 go build -v "$buildflags" -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}" 2>"$tmp/build.log" &
 		local pid=$! status=0 next=$((SECONDS + 20))
 		while kill -0 "$pid" 2>/dev/null; do
 			sleep 1
