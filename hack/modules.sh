@@ -65,6 +65,10 @@ case "${1:-}" in
 	;;
 --requires)
 	d="${2:?usage: modules.sh --requires <dir>}"
+	if [[ ! -f "$d/go.mod" ]]; then
+		echo "modules.sh: $d has no go.mod" >&2
+		exit 1
+	fi
 	mapfile -t reqs < <(requires "$d")
 	if ((${#reqs[@]})); then order "${reqs[@]}"; fi
 	;;

@@ -26,24 +26,45 @@ RACE_MODULES="apply orphan reconciler shard testkit e2e"
 # still wins.
 LONG_MODULES="scaffold/servertest"
 
-# needs <dir>: none, apiserver or controllers.
+# needs <dir>: none, apiserver or controllers. It fails, rather than guess,
+# when the module list or the module's files cannot be read. (No pipe into
+# grep -q here: grep stops reading at the first match, and the writer's
+# SIGPIPE would fail the pipeline under pipefail.)
 needs() {
-	local dir="$1"
-	if ! hack/modules.sh --requires "$dir" | grep -qx testkit && [[ "$dir" != testkit ]]; then
+	local dir="$1" reqs
+	reqs="$(hack/modules.sh --requires "$dir")" || {
+		echo "test-module: cannot read the requirements of $dir" >&2
+		return 1
+	}
+	if [[ "$dir" != testkit ]] && ! grep -qx testkit <<<"$reqs"; then
 		echo none
 		return
 	fi
 	# The module's own files, not those of modules nested in it.
-	local nested=() m
-	for m in $(hack/modules.sh); do
+	local mods nested=() m
+	mods="$(hack/modules.sh)" || {
+		echo "test-module: cannot list the modules" >&2
+		return 1
+	}
+	for m in $mods; do
 		[[ "$m" == "$dir"/* ]] && nested+=(-not -path "./$m/*")
 	done
-	if find "./$dir" -name '*.go' "${nested[@]+"${nested[@]}"}" -print0 |
-		xargs -0 grep -lE 'Controllers: *true' >/dev/null 2>&1; then
-		echo controllers
-	else
-		echo apiserver
-	fi
+	local found files=()
+	found="$(find "./$dir" -name '*.go' "${nested[@]+"${nested[@]}"}")" || {
+		echo "test-module: cannot list the Go files of $dir" >&2
+		return 1
+	}
+	mapfile -t files <<<"$found"
+	local status=0
+	grep -qE 'Controllers: *true' "${files[@]}" || status=$?
+	case "$status" in
+	0) echo controllers ;;
+	1) echo apiserver ;;
+	*)
+		echo "test-module: cannot read the Go files of $dir" >&2
+		return 1
+		;;
+	esac
 }
 
 if [[ "${1:-}" == "--needs" ]]; then
