@@ -17,7 +17,8 @@ GOTEST_FLAGS ?=
 all: verify test
 
 ## test: run every module's tests (race detector where goroutines run; fuzz
-## targets on their seed corpora); builds the control-plane
+## targets on their seed corpora), TEST_JOBS modules at a time (default: the
+## number of cores); builds the control-plane
 ## assets in the background on first use, testing the modules that do not
 ## need them meanwhile; reports every failing module and fails if any did
 .PHONY: test
