@@ -12,9 +12,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 mapfile -t modules < <(hack/modules.sh)
-# The control-plane build (hack/k8s-assets) joins them: built with the same
-# flags as the tests, the packages it shares with them (k8s.io/api,
-# client-go, apimachinery and what lies below) then compile once for both.
+# The control-plane build (hack/k8s-assets) joins them: it is built with the
+# settings of the tests run without the race detector (hack/test-module.sh),
+# so the packages it shares with them (k8s.io/api, client-go, apimachinery
+# and what lies below) then compile once for both.
 modules+=(hack/k8s-assets)
 dirs=("${modules[@]/#/$PWD/}")
 versions() { (cd hack/tools && GOWORK=off go run ./versions "$@"); }

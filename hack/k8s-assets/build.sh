@@ -60,7 +60,8 @@ gover="$(go env GOVERSION)"
 minor="${k8s#v1.}"
 minor="${minor%%.*}"
 # The build settings besides the link flags (see the go build below).
-buildflags="-trimpath"
+cgo=0
+buildflags=(-trimpath)
 ldflags="-s -w"
 ldflags+=" -X k8s.io/component-base/version.gitVersion=$k8s"
 ldflags+=" -X k8s.io/component-base/version.gitMajor=1"
@@ -81,7 +82,7 @@ source_of() {
 # record <file>: what the stamp of a file says when it is up to date
 # (without its size).
 record() {
-	printf 'from %s\ngo %s\nsettings CGO_ENABLED=0 %s\nldflags %s\n' "$(source_of "$1")" "$gover" "$buildflags" "$ldflags"
+	printf 'from %s\ngo %s\nsettings CGO_ENABLED=%s\nldflags %s\n' "$(source_of "$1")" "$gover" "$cgo ${buildflags[*]}" "$ldflags"
 }
 
 stamps="$dest/.stamps"
@@ -98,9 +99,13 @@ current() {
 	[[ "$(tail -n 1 "$s")" == "size $(stat -c %s "$f")" ]]
 }
 
+# The files of each group, in the order they are built.
+apiserver_files=(etcd kube-apiserver)
+controllers_files=(kube-controller-manager kube-scheduler kwok kwok-stages.yaml)
+
 if $check; then
-	files=(etcd kube-apiserver)
-	[[ "$group" == controllers ]] && files+=(kube-controller-manager kube-scheduler kwok kwok-stages.yaml)
+	files=("${apiserver_files[@]}")
+	[[ "$group" == controllers ]] && files+=("${controllers_files[@]}")
 	for f in "${files[@]}"; do
 		current "$f" || exit 1
 	done
@@ -156,7 +161,7 @@ build_group() {
 		# the packages they import too (k8s.io/api, client-go, apimachinery
 		# and below) compile once for all of them (hack/versions.sh keeps
 		# their versions equal).
-		CGO_ENABLED=0 go build -v "$buildflags" -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}" 2>"$tmp/build.log" &
+		CGO_ENABLED="$cgo" go build -v "${buildflags[@]}" -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}" 2>"$tmp/build.log" &
 		local pid=$! status=0 next=$((SECONDS + 20))
 		while kill -0 "$pid" 2>/dev/null; do
 			sleep 1
@@ -183,7 +188,7 @@ build_group() {
 	exec {lock}>&-
 }
 
-build_group apiserver etcd kube-apiserver
+build_group apiserver "${apiserver_files[@]}"
 if [[ "$group" == controllers ]]; then
-	build_group controllers kube-controller-manager kube-scheduler kwok kwok-stages.yaml
+	build_group controllers "${controllers_files[@]}"
 fi
