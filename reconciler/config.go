@@ -38,6 +38,10 @@ const (
 	// (a rollout, a wave waiting for readiness) is looked at again, as a
 	// safety net beside the watches.
 	DefaultProgressInterval = 10 * time.Second
+	// DefaultProgressWriteEvery is the shortest time, on average, between
+	// two status writes that report nothing but progress, of all the
+	// cluster resources a reconciler converges together.
+	DefaultProgressWriteEvery = time.Second
 	// DefaultMaxConcurrentReconciles is how many cluster resources are
 	// reconciled at once.
 	DefaultMaxConcurrentReconciles = 4
@@ -125,6 +129,15 @@ type Config[CR Object[CR]] struct {
 	// pass finds, is written at once, carries the progress with it and
 	// starts the spacing again. Zero means DefaultProgressInterval.
 	ProgressInterval time.Duration
+	// ProgressWriteEvery bounds the progress-only status writes (see
+	// ProgressInterval) of all the cluster resources together: one per
+	// ProgressWriteEvery on average, so that when many resources roll out
+	// at once (an operator started over a fleet, a rollout of every
+	// cluster) each reports its progress less often, rather than the
+	// reconciler writing more in all. A write this bound defers is made by
+	// a later pass of its resource; every other status change is written
+	// at once. Zero means DefaultProgressWriteEvery.
+	ProgressWriteEvery time.Duration
 	// MaxConcurrentGroups is how many role groups of one role a pass
 	// reconciles at once (their role-group hooks then run concurrently
 	// too). Zero means DefaultMaxConcurrentGroups.
@@ -206,6 +219,9 @@ func (c *Config[CR]) validate() error {
 	if c.ProgressInterval < 0 {
 		bad("ProgressInterval", "%s is negative", c.ProgressInterval)
 	}
+	if c.ProgressWriteEvery < 0 {
+		bad("ProgressWriteEvery", "%s is negative", c.ProgressWriteEvery)
+	}
 	if c.MaxConcurrentReconciles < 0 {
 		bad("MaxConcurrentReconciles", "%d is negative", c.MaxConcurrentReconciles)
 	}
@@ -239,6 +255,7 @@ func (c *Config[CR]) withDefaults() {
 	c.HealthCheckTimeout = cmp.Or(c.HealthCheckTimeout, DefaultHealthCheckTimeout)
 	c.HealthCheckInterval = cmp.Or(c.HealthCheckInterval, DefaultHealthCheckInterval)
 	c.ProgressInterval = cmp.Or(c.ProgressInterval, DefaultProgressInterval)
+	c.ProgressWriteEvery = cmp.Or(c.ProgressWriteEvery, DefaultProgressWriteEvery)
 	c.MaxConcurrentGroups = cmp.Or(c.MaxConcurrentGroups, DefaultMaxConcurrentGroups)
 	c.MaxConcurrentReconciles = cmp.Or(c.MaxConcurrentReconciles, DefaultMaxConcurrentReconciles)
 	if c.Clock == nil {

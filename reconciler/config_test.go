@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -64,6 +65,7 @@ func TestConfigRefusesWhatTheReconcilerSets(t *testing.T) {
 	cfg.Apply.Kinds = []schema.GroupVersionKind{{Version: "v1", Kind: "ConfigMap"}}
 	cfg.Orphan.ManagedBy = "someone"
 	cfg.MaxConcurrentReconciles = -1
+	cfg.ProgressWriteEvery = -time.Second
 	_, err := New(cfg)
 	if !errors.Is(err, failure.ErrInvalid) {
 		t.Fatalf("want invalid input, got %v", err)
@@ -73,6 +75,7 @@ func TestConfigRefusesWhatTheReconcilerSets(t *testing.T) {
 		"reconciler.Config.Apply.Clock: is set by the reconciler; leave it empty (set Clock)",
 		"reconciler.Config.Orphan.ManagedBy: is set by the reconciler; leave it empty (set ManagedBy)",
 		"reconciler.Config.MaxConcurrentReconciles: -1 is negative",
+		"reconciler.Config.ProgressWriteEvery: -1s is negative",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)

@@ -156,12 +156,18 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 	cr.GetClusterStatus().ObservedGeneration = cr.GetGeneration()
 	r.recordEvents(p, cr, err, class)
 	key := client.ObjectKeyFromObject(cr)
-	progress := !p.settled && progressOnly(orig, cr)
-	if wait := r.pace.wait(key, p.now, r.cfg.ProgressInterval); wait > 0 && progress {
-		// Written with the next change that matters, or after wait; a
-		// settled pass writes its final state at once.
-		p.wakeAfter(wait)
-		return r.result(p, err)
+	changed := !equality.Semantic.DeepEqual(orig, cr)
+	progress := changed && !p.settled && progressOnly(orig, cr)
+	if progress {
+		if held, wait := r.pace.hold(key, p.now, r.cfg.ProgressInterval); held {
+			// Written with the next change that matters, after wait, or
+			// (the shared budget spent) with a later pass; a settled pass
+			// writes its final state at once.
+			if wait > 0 {
+				p.wakeAfter(wait)
+			}
+			return r.result(p, err)
+		}
 	}
 	if werr := r.writeStatus(ctx, orig, cr); werr != nil {
 		if failure.ClassOf(werr) == failure.ClassRetriable {
@@ -169,7 +175,7 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 		}
 		return ctrl.Result{}, werr
 	}
-	if !equality.Semantic.DeepEqual(orig, cr) {
+	if changed {
 		r.pace.wrote(key, p.now, progress)
 	}
 	return r.result(p, err)

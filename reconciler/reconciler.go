@@ -96,7 +96,7 @@ func New[CR Object[CR]](cfg Config[CR]) (*Reconciler[CR], error) {
 		metrics:    m,
 		vectorMemo: newAddressMemo(),
 		podChecks:  newPodChecks(cfg.Clock, cfg.ProgressInterval),
-		pace:       newStatusPace(),
+		pace:       newStatusPace(cfg.ProgressWriteEvery),
 	}, nil
 }
 

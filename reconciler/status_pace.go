@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -19,14 +20,22 @@ import (
 // waits twice as long as the one before, up to 2^maxPaceShift intervals:
 // a rollout shorter than that reports its progress once at most (its
 // writes are then the objects' record, the one progress report and the
-// settled state), a long one still every few intervals. A settled pass writes at once, and so is anything else
-// (a condition's status or reason, what the inventory records of a
-// write, the observed generation, the product's own fields), which
-// brings the progress along and starts the spacing again from two
-// intervals.
+// settled state), a long one still every few intervals. A settled pass
+// writes at once, and so is anything else (a condition's status or
+// reason, what the inventory records of a write, the observed
+// generation, the product's own fields), which brings the progress along
+// and starts the spacing again from two intervals.
+//
+// Beside each resource's spacing, the progress-only writes of all the
+// resources share one budget (a token bucket of one write per
+// Config.ProgressWriteEvery): when many resources roll out at once, each
+// reports its progress less often instead of the reconciler writing more
+// in all. A write the budget refuses waits for the resource's next pass;
+// it brings no earlier pass of its own.
 type statusPace struct {
-	mu   sync.Mutex
-	last map[types.NamespacedName]paced
+	mu     sync.Mutex
+	last   map[types.NamespacedName]paced
+	budget *rate.Limiter
 }
 
 // paced is what the pace remembers of one resource: its last status
@@ -40,22 +49,29 @@ type paced struct {
 // intervals.
 const maxPaceShift = 3
 
-func newStatusPace() *statusPace {
-	return &statusPace{last: map[types.NamespacedName]paced{}}
+// newStatusPace returns a pace whose shared budget allows one
+// progress-only write per every.
+func newStatusPace(every time.Duration) *statusPace {
+	return &statusPace{last: map[types.NamespacedName]paced{}, budget: rate.NewLimiter(rate.Every(every), 1)}
 }
 
-// wait returns how long a progress-only status write of key must wait:
-// zero when the last write of key by this process is at least its
-// spacing (two intervals, doubled per progress-only write in a row, eight
-// at most) old, or unknown.
-func (s *statusPace) wait(key types.NamespacedName, now time.Time, interval time.Duration) time.Duration {
+// hold says whether a progress-only status write of key at now must wait,
+// and how long when the resource's own spacing is what holds it: until
+// the last write of key by this process is its spacing (two intervals,
+// doubled per progress-only write in a row, eight at most) old. A write
+// the spacing allows takes its place in the shared budget; when the
+// budget has none left, hold answers true with zero: the write waits for
+// the resource's next pass. The budget is only spent by a write hold
+// lets through, so callers ask only for a write they will make.
+func (s *statusPace) hold(key types.NamespacedName, now time.Time, interval time.Duration) (bool, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	last, ok := s.last[key]
-	if !ok {
-		return 0
+	if last, ok := s.last[key]; ok {
+		if wait := interval<<min(last.step+1, maxPaceShift) - now.Sub(last.at); wait > 0 {
+			return true, wait
+		}
 	}
-	return max(interval<<min(last.step+1, maxPaceShift)-now.Sub(last.at), 0)
+	return !s.budget.AllowN(now, 1), 0
 }
 
 // wrote notes a status write of key at now; progress says it reported

@@ -103,19 +103,60 @@ func TestStatusPace(t *testing.T) {
 		{"another write starts again", []write{{0, true}, {1, true}, {2, true}, {3, false}}, 3, 2 * interval},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newStatusPace()
+			p := newStatusPace(time.Second)
 			for _, w := range tc.writes {
 				p.wrote(key, t0.Add(w.at), w.progress)
 			}
-			if got := p.wait(key, t0.Add(tc.at), interval); got != tc.want {
-				t.Errorf("wait = %s, want %s", got, tc.want)
+			held, wait := p.hold(key, t0.Add(tc.at), interval)
+			if held != (tc.want > 0) || wait != tc.want {
+				t.Errorf("hold = %v, %s, want %v, %s", held, wait, tc.want > 0, tc.want)
 			}
 		})
 	}
-	p := newStatusPace()
+	p := newStatusPace(time.Second)
 	p.wrote(key, t0, false)
 	p.forget(key)
-	if w := p.wait(key, t0, interval); w != 0 {
-		t.Errorf("a forgotten resource waits %s, want 0", w)
+	if held, wait := p.hold(key, t0, interval); held {
+		t.Errorf("a forgotten resource is held for %s, want not held", wait)
+	}
+}
+
+// The progress-only writes of all resources share one budget: one write
+// per ProgressWriteEvery. A write the budget refuses is held without a
+// wait of its own (the resource's next pass tries again), and a write its
+// resource's spacing holds leaves the budget to the others.
+func TestStatusPaceBudget(t *testing.T) {
+	const interval, every = 10 * time.Second, 2 * time.Second
+	a := types.NamespacedName{Namespace: "ns", Name: "a"}
+	b := types.NamespacedName{Namespace: "ns", Name: "b"}
+	c := types.NamespacedName{Namespace: "ns", Name: "c"}
+	t0 := time.Unix(1000, 0)
+	type ask struct {
+		key    types.NamespacedName
+		at     time.Duration
+		held   bool
+		wait   time.Duration
+		writes bool // the write is made, and noted as progress
+	}
+	steps := []ask{
+		{key: a, at: 0, writes: true},
+		{key: b, at: 0, held: true},
+		{key: b, at: time.Second, held: true},
+		{key: b, at: every, writes: true},
+		{key: c, at: every, held: true},
+		{key: a, at: 3 * time.Second, held: true, wait: 37 * time.Second},
+		{key: c, at: 2 * every, writes: true},
+		{key: a, at: 40 * time.Second, writes: true},
+	}
+	p := newStatusPace(every)
+	for i, s := range steps {
+		now := t0.Add(s.at)
+		held, wait := p.hold(s.key, now, interval)
+		if held != s.held || wait != s.wait {
+			t.Errorf("step %d (%s at %s): hold = %v, %s, want %v, %s", i, s.key.Name, s.at, held, wait, s.held, s.wait)
+		}
+		if s.writes {
+			p.wrote(s.key, now, true)
+		}
 	}
 }
