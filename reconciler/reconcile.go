@@ -169,13 +169,13 @@ func (r *Reconciler[CR]) finish(ctx context.Context, p *pass, orig, cr CR) (ctrl
 			return r.result(p, err)
 		}
 	}
-	if werr := r.writeStatus(ctx, orig, cr); werr != nil {
-		if failure.ClassOf(werr) == failure.ClassRetriable {
-			return ctrl.Result{RequeueAfter: time.Second}, nil
-		}
-		return ctrl.Result{}, werr
-	}
 	if changed {
+		if werr := r.writeStatus(ctx, orig, cr); werr != nil {
+			if failure.ClassOf(werr) == failure.ClassRetriable {
+				return ctrl.Result{RequeueAfter: time.Second}, nil
+			}
+			return ctrl.Result{}, werr
+		}
 		r.pace.wrote(key, p.now, progress)
 	}
 	return r.result(p, err)
