@@ -137,6 +137,9 @@ type Engine struct {
 	// its own: expectations a lagging cache is checked against, and
 	// versions the inventory does not record; see known.go.
 	known knownVersions
+	// ignored remembers the immutable fields unchanged objects' desired
+	// states state differently (immutable_memo.go).
+	ignored ignoredMemo
 	// prints are the inventories the last passes of each owner left; see
 	// strays.go.
 	prints inventoryPrints

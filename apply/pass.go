@@ -112,7 +112,9 @@ func (p *pass) forget(key inventory.Key) {
 // forgets the owner when ownerGone (a Delete that emptied the inventory).
 func (p *pass) finish(ownerGone bool) {
 	if len(p.gone) > 0 {
-		p.r.known.drop(slices.Collect(maps.Keys(p.gone))...)
+		gone := slices.Collect(maps.Keys(p.gone))
+		p.r.known.drop(gone...)
+		p.r.ignored.drop(gone...)
 	}
 	p.idx.Remove(p.inv, p.gone)
 	clear(p.gone)

@@ -78,7 +78,7 @@ func (p *pass) liveOrCreate(ctx context.Context, d *desired, it *inventory.Item)
 		// Nothing written; the item keeps the readiness the last write left
 		// (the cached copy says nothing of the object as it is). Immutable
 		// fields are reported as on every pass: no version changes them.
-		return nil, true, ignoredIn(d, live)
+		return nil, true, r.ignored.ignored(d, live)
 	case live != nil:
 		return live, false, Change{}
 	}
@@ -109,7 +109,7 @@ func (p *pass) liveOrCreate(ctx context.Context, d *desired, it *inventory.Item)
 // immutable fields the desired object states that cannot be applied, on
 // every pass while they last, and the live object's readiness.
 func (p *pass) unchanged(d *desired, it *inventory.Item, live client.Object) Change {
-	ch := ignoredIn(d, live)
+	ch := p.r.ignored.ignored(d, live)
 	if err := p.observe(live, d, it, false); err != nil {
 		ch.Err = err
 	}

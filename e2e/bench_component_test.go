@@ -75,7 +75,7 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	workers := min(count, component.DefaultMaxConcurrentReconciles)
 
 	coldBefore := o.counter.Snapshot()
-	start := time.Now()
+	cpuBefore, start := processCPU(b), time.Now()
 	names := make([]string, count)
 	bundles := make([]client.Object, count)
 	for i := range count {
@@ -98,6 +98,7 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 		b.Fatalf("the components did not get ready: %v", err)
 	}
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
+	row.coldCPU = processCPU(b) - cpuBefore
 	created, last := lastCreate(o.run.Writes(), componentResources, start)
 	row.cold = last.Sub(start)
 	heapAfter := readHeap()

@@ -82,7 +82,8 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 
 	// cold converge
 	coldBefore, passesBefore := o.counter.Snapshot(), reconciles(productName)
-	start := time.Now()
+	coldProfile := cpuWindow(b, cp, "products-cold", 20)
+	cpuBefore, start := processCPU(b), time.Now()
 	names := make([]string, n)
 	clusters := make([]client.Object, n)
 	for i := range n {
@@ -98,6 +99,8 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	if _, err := testkit.WaitFor(ctx, seldom(settleInterval, allClustersSettled(cp.Client, ns, n)), time.Duration(n)*6*time.Second+5*time.Minute); err != nil {
 		b.Fatalf("the clusters did not settle: %v", err)
 	}
+	coldProfile()
+	row.coldCPU = processCPU(b) - cpuBefore
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	row.reconciles = reconciles(productName) - passesBefore
 	created, last := lastCreate(o.run.Writes(), productResources, start)

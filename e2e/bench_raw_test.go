@@ -126,7 +126,11 @@ func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, k
 		b.Fatal(err)
 	}
 	var rounds []time.Duration
-	for range rawRounds {
+	for i := range rawRounds {
+		profile := func() {}
+		if i == 1 && name == productName {
+			profile = cpuWindow(b, cp, "products-raw", 10)
+		}
 		to := benchNamespace(b, cp.Client)
 		for _, o := range copies {
 			o.SetNamespace(to)
@@ -136,6 +140,7 @@ func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, k
 			b.Fatal(err)
 		}
 		rounds = append(rounds, d)
+		profile()
 		if err := dropNamespace(ctx, cp.Client, to); err != nil {
 			b.Fatalf("namespace %s: %v", to, err)
 		}

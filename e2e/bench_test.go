@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,6 +71,10 @@ type scaleRow struct {
 	eventsAsked, eventsLost    int
 	// coldRequests are the operator's requests during the cold converge.
 	coldRequests apicount.Snapshot
+	// coldCPU is the CPU time this process (the operator, and the
+	// benchmark's once-a-second look at the resources) used from the
+	// first resource's creation until every resource settled.
+	coldCPU time.Duration
 }
 
 func (r scaleRow) coldRatio() float64 { return r.raw.Seconds() / r.cold.Seconds() }
@@ -93,6 +98,7 @@ func (r scaleRow) report(b *testing.B) {
 		b.ReportMetric(float64(r.retireWrites)/float64(r.retireMin), "retire-writes/min")
 	}
 	b.ReportMetric(r.heapMiBPer1k, "heap-MiB/1k-obj")
+	b.ReportMetric(float64(r.coldCPU.Milliseconds())/float64(max(r.objects, 1)), "cold-cpu-ms/obj")
 	b.ReportMetric(r.liveMiBPer1k, "live-heap-MiB/1k-obj")
 	b.ReportMetric(r.inventoryBytesPerObj, "inventory-B/obj")
 	b.ReportMetric(float64(r.eventsLost), "events-dropped")
@@ -205,4 +211,14 @@ func BenchmarkScale(b *testing.B) {
 	if len(comps) >= 2 {
 		fmt.Printf("\ngrowth from %d to %d objects:\n%s\n", comps[0].objects, comps[len(comps)-1].objects, growth(comps[0], comps[len(comps)-1]))
 	}
+}
+
+// processCPU returns the CPU time this process has used, user and system.
+func processCPU(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("reading the process's CPU time: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

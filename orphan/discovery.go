@@ -48,7 +48,7 @@ func (c *Cleaner) discover(ctx context.Context, sc scope) (map[v1alpha1.RoleGrou
 	if sc.uid == "" {
 		return out, nil
 	}
-	sel := client.MatchingLabels{v1alpha1.LabelInstance: sc.cluster, v1alpha1.LabelManagedBy: sc.managedBy}
+	opts := append(c.inCluster(sc), client.MatchingLabels{v1alpha1.LabelInstance: sc.cluster, v1alpha1.LabelManagedBy: sc.managedBy})
 	kinds := []struct {
 		list  client.ObjectList
 		names func(base string) []string
@@ -59,7 +59,7 @@ func (c *Cleaner) discover(ctx context.Context, sc scope) (map[v1alpha1.RoleGrou
 		{&corev1.ServiceList{}, serviceNames, func(g *liveGroup, _ client.Object) { g.services = true }},
 	}
 	for _, k := range kinds {
-		if err := c.client.List(ctx, k.list, client.InNamespace(sc.namespace), sel); err != nil {
+		if err := c.client.List(ctx, k.list, opts...); err != nil {
 			return nil, apierr.Classify(err)
 		}
 		items, err := meta.ExtractList(k.list)

@@ -20,6 +20,10 @@
 // resource that carry the full role-group label set and are named exactly
 // what builders.RoleGroupResourceName gives for those labels.
 //
+// Each pass lists those kinds in the cluster's namespace; where many
+// clusters share a namespace, Index adds an index of the cache by cluster
+// and Options.Index makes the lists use it.
+//
 // Each removed group then goes through the stages of a teardown, one step
 // per pass: StageGrace (an optional grace period), StageScalingDown,
 // StageDraining (until the StatefulSet controller reports no pods for the

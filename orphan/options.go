@@ -46,6 +46,11 @@ type Options struct {
 	// objects carry. Empty means the api package's DefaultManagedBy.
 	ManagedBy string
 
+	// Index names the index Index added to the cache the client reads, for
+	// the kinds IndexedKinds lists. Empty means none: each pass then tests
+	// the labels of every cached object of those kinds in the cluster's
+	// namespace.
+	Index string
 	// Clock tells the time. Nil means the real clock.
 	Clock clock.PassiveClock
 

@@ -32,9 +32,9 @@ func (c *Cleaner) reclaimRolePDBs(ctx context.Context, sc scope, in Input) ([]Ac
 		roles[ref.Role] = true
 	}
 	var pdbs policyv1.PodDisruptionBudgetList
-	err := c.client.List(ctx, &pdbs, client.InNamespace(sc.namespace),
+	err := c.client.List(ctx, &pdbs, append(c.inCluster(sc),
 		client.MatchingLabels{v1alpha1.LabelInstance: sc.cluster},
-		client.HasLabels{v1alpha1.LabelRolePodDisruptionBudget})
+		client.HasLabels{v1alpha1.LabelRolePodDisruptionBudget})...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing role PodDisruptionBudgets: %w", apierr.Classify(err))
 	}

@@ -103,7 +103,8 @@ func New[CR Object[CR]](cfg Config[CR]) (*Reconciler[CR], error) {
 // bind takes from mgr what a pass needs: its clients, scheme and recorder,
 // the resource's kind, the object engine and the orphan cleaner.
 // With index set, the managed kinds are indexed by owner in the manager's
-// cache (apply.IndexOwners).
+// cache (apply.IndexOwners), and the kinds the orphan cleaner lists on
+// every pass by cluster (orphan.Index).
 func (r *Reconciler[CR]) bind(ctx context.Context, mgr manager.Manager, index bool) error {
 	b := binding{
 		client:    mgr.GetClient(),
@@ -116,6 +117,10 @@ func (r *Reconciler[CR]) bind(ctx context.Context, mgr manager.Manager, index bo
 	if index {
 		b.indexOwners = func(kinds ...schema.GroupVersionKind) ([]schema.GroupVersionKind, error) {
 			return apply.IndexOwners(ctx, mgr.GetFieldIndexer(), mgr.GetScheme(), r.cfg.Name, kinds...)
+		}
+		b.indexClusters = func(objs ...client.Object) (string, error) {
+			field := "orphan.opkit.dev/cluster-" + r.cfg.Name
+			return field, orphan.Index(ctx, mgr.GetFieldIndexer(), field, objs...)
 		}
 	}
 	return r.bindTo(b)
@@ -135,6 +140,9 @@ type binding struct {
 	// indexOwners indexes kinds by owner in the client's cache and
 	// returns those it indexed; nil: no index.
 	indexOwners func(kinds ...schema.GroupVersionKind) ([]schema.GroupVersionKind, error)
+	// indexClusters indexes the informers of objs for the orphan cleaner
+	// and returns the index's name; nil: no index.
+	indexClusters func(objs ...client.Object) (string, error)
 }
 
 func (r *Reconciler[CR]) bindTo(b binding) error {
@@ -160,6 +168,17 @@ func (r *Reconciler[CR]) bindTo(b binding) error {
 	orphanOpts.ManagedBy = cfg.ManagedBy
 	orphanOpts.ExtraKinds = append(slices.Clone(orphanOpts.ExtraKinds), cfg.ExtraKinds...)
 	orphanOpts.Clock = cfg.Clock
+	if b.indexClusters != nil {
+		// The cleaner's kinds are all managed kinds: their informers are
+		// the ones InformerObject names.
+		var objs []client.Object
+		for _, gvk := range orphan.IndexedKinds() {
+			objs = append(objs, apply.InformerObject(gvk, b.scheme))
+		}
+		if orphanOpts.Index, err = b.indexClusters(objs...); err != nil {
+			return fmt.Errorf("reconciler: %w", err)
+		}
+	}
 	// The cleaner reads the managed kinds from the informers the engine
 	// reads them from.
 	cleanerClient := apply.InformerClient(b.client, engineOpts.Kinds)
