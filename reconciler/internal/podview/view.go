@@ -186,9 +186,16 @@ func (v *View) fill(ctx context.Context, buckets []string, key string) (*generat
 	go func() { _ = c.Start(cctx) }()
 	wait, cancel := context.WithTimeout(cctx, fillTimeout)
 	defer cancel()
+	// GetInformer registers the pod informer but waits for nothing when the
+	// cache has not started yet; WaitForCacheSync waits for the start and
+	// for the first list, so that no List meets an unstarted cache.
 	if _, err := c.GetInformer(wait, &corev1.Pod{}); err != nil {
 		stop()
 		return nil, fmt.Errorf("podview: listing the pods of %d buckets: %w", len(buckets), err)
+	}
+	if !c.WaitForCacheSync(wait) {
+		stop()
+		return nil, fmt.Errorf("podview: listing the pods of %d buckets: %w", len(buckets), context.Cause(wait))
 	}
 	held := make(map[string]bool, len(buckets))
 	for _, b := range buckets {
