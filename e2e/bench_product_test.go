@@ -31,6 +31,20 @@ import (
 // one replica each.
 var scaleShape = map[string]map[string]int32{"server": {"a": 1, "b": 1}, "gateway": {"a": 1, "b": 1}}
 
+// scaleShapeOf is scaleShape with replicas in every role group: with zero
+// the operator's StatefulSets start no pods, as the raw writer's copies
+// do not.
+func scaleShapeOf(replicas int32) map[string]map[string]int32 {
+	out := make(map[string]map[string]int32, len(scaleShape))
+	for role, groups := range scaleShape {
+		out[role] = make(map[string]int32, len(groups))
+		for g := range groups {
+			out[role][g] = replicas
+		}
+	}
+	return out
+}
+
 // productResources are the resources the product reconciler creates.
 var productResources = []string{"serviceaccounts", "configmaps", "services", "statefulsets.apps", "poddisruptionbudgets.policy"}
 
@@ -68,8 +82,9 @@ func benchProductProcess(ns string) func(o *benchOperator) func(ctx context.Cont
 	}
 }
 
-// benchProducts measures workload (a) with n clusters.
-func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow {
+// benchProducts measures workload (a) with n clusters of replicas pods
+// per role group.
+func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int, replicas int32) scaleRow {
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	o := startBenchOperator(b, cp, benchProductProcess(ns))
@@ -79,6 +94,9 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	heapBefore := readHeap()
 	heapProfile(b, "clusters-before")
 	row := scaleRow{workload: "(a) product clusters"}
+	if replicas != 1 {
+		row.workload = fmt.Sprintf("(a) product clusters, %d replicas per group", replicas)
+	}
 
 	// cold converge
 	coldBefore, passesBefore := o.counter.Snapshot(), reconciles(productName)
@@ -88,7 +106,7 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int) scaleRow 
 	clusters := make([]client.Object, n)
 	for i := range n {
 		names[i] = clusterName(i)
-		clusters[i] = newCluster(ns, names[i], scaleShape)
+		clusters[i] = newCluster(ns, names[i], scaleShapeOf(replicas))
 	}
 	// One at a time, faster than the operator converges them (see
 	// bundleCreates); created all at once they measured 0.54 of the raw

@@ -25,11 +25,14 @@ import (
 // roles with two role groups each), OPKIT_E2E_SCALE_OBJECTS (default
 // "1000,5000": one component of that many objects each) and
 // OPKIT_E2E_SCALE_COMPONENTS (default 100 components of
-// componentObjects objects each).
+// componentObjects objects each). OPKIT_E2E_SCALE_REPLICAS (default 1) is
+// the replicas of every product role group; 0 starts no pods, as the raw
+// writer's copies start none.
 const (
 	ScaleClustersEnv   = "OPKIT_E2E_SCALE_CLUSTERS"
 	ScaleObjectsEnv    = "OPKIT_E2E_SCALE_OBJECTS"
 	ScaleComponentsEnv = "OPKIT_E2E_SCALE_COMPONENTS"
+	ScaleReplicasEnv   = "OPKIT_E2E_SCALE_REPLICAS"
 )
 
 // componentObjects is how many objects each of the many components of the
@@ -181,8 +184,9 @@ func BenchmarkScale(b *testing.B) {
 	cp := env.Require(b)
 	var rows []scaleRow
 	clusters := intEnv(b, ScaleClustersEnv, 200)
+	replicas := countEnv(b, ScaleReplicasEnv, 1)
 	b.Run(fmt.Sprintf("products-%dx2x2", clusters), func(b *testing.B) {
-		rows = append(rows, benchProducts(b, cp, clusters))
+		rows = append(rows, benchProducts(b, cp, clusters, int32(replicas)))
 		rows[len(rows)-1].report(b)
 	})
 	var comps []scaleRow

@@ -40,6 +40,21 @@ func intEnv(t testing.TB, name string, def int) int {
 	return n
 }
 
+// countEnv reads a non-negative integer of at most 100 from the
+// environment, or def.
+func countEnv(t testing.TB, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 100 {
+		t.Fatalf("%s=%q: want an integer from 0 to 100", name, v)
+	}
+	return n
+}
+
 // seed returns the run's seed and makes sure a failing test names it.
 func seed(t testing.TB) uint64 {
 	t.Helper()
