@@ -74,11 +74,8 @@ func (m *ignoredMemo) ignored(d *desired, live client.Object) Change {
 	if m.m == nil {
 		m.seed, m.m = maphash.MakeSeed(), map[uint64]ignoredEntry{}
 	}
-	m.mu.Unlock()
-	// The seed is set once, before any entry, under the lock taken above.
 	key := m.keyHash(d.key)
 	sum := m.hash(d.digest, string(live.GetUID()), immutableVersion(d, live))
-	m.mu.Lock()
 	e, ok := m.m[key]
 	m.mu.Unlock()
 	if ok && e.sum == sum {
