@@ -1,7 +1,9 @@
 package e2e_test
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -65,7 +67,7 @@ func cpuWindow(b *testing.B, cp *controlplane.ControlPlane, what string, seconds
 		raw, err := cs.Discovery().RESTClient().Get().AbsPath("/debug/pprof/profile").
 			Param("seconds", strconv.Itoa(seconds)).DoRaw(ctx)
 		pprof.StopCPUProfile()
-		err = firstErr(err, process.Close(),
+		err = errors.Join(err, process.Close(),
 			os.WriteFile(filepath.Join(dir, what+"-apiserver.pprof"), raw, 0o644),
 			os.WriteFile(filepath.Join(dir, what+"-cpu.txt"), []byte(grownBy(cpuBefore, processesCPU(), 0.1, "%7.2fs %s\n")), 0o644),
 			os.WriteFile(filepath.Join(dir, what+"-requests.txt"), []byte(grownBy(reqBefore, requestCounts(ctx, cs), 1, "%7.0f %s\n")), 0o644))
@@ -78,16 +80,6 @@ func cpuWindow(b *testing.B, cp *controlplane.ControlPlane, what string, seconds
 	}
 }
 
-// firstErr returns the first error of errs that is not nil.
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // grownBy lists what grew from before to after by at least least, the
 // largest first, one line each in format (value, name).
 func grownBy(before, after map[string]float64, least float64, format string) string {
@@ -98,13 +90,7 @@ func grownBy(before, after map[string]float64, least float64, format string) str
 		}
 	}
 	keys := slices.SortedFunc(maps.Keys(grown), func(a, b string) int {
-		if grown[a] != grown[b] {
-			if grown[a] > grown[b] {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(grown[b], grown[a]), strings.Compare(a, b))
 	})
 	var sb strings.Builder
 	for _, k := range keys {

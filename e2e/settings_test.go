@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"errors"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -29,28 +30,27 @@ const (
 // intEnv reads a positive integer from the environment, or def.
 func intEnv(t testing.TB, name string, def int) int {
 	t.Helper()
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		t.Fatalf("%s=%q: want a positive integer", name, v)
-	}
-	return n
+	return intEnvIn(t, name, def, 1, math.MaxInt, "a positive integer")
 }
 
 // countEnv reads a non-negative integer of at most 100 from the
 // environment, or def.
 func countEnv(t testing.TB, name string, def int) int {
 	t.Helper()
+	return intEnvIn(t, name, def, 0, 100, "an integer from 0 to 100")
+}
+
+// intEnvIn reads an integer from lo to hi from the environment, or def;
+// anything else fails t, saying it wants want.
+func intEnvIn(t testing.TB, name string, def, lo, hi int, want string) int {
+	t.Helper()
 	v := os.Getenv(name)
 	if v == "" {
 		return def
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 || n > 100 {
-		t.Fatalf("%s=%q: want an integer from 0 to 100", name, v)
+	if err != nil || n < lo || n > hi {
+		t.Fatalf("%s=%q: want %s", name, v, want)
 	}
 	return n
 }
