@@ -156,7 +156,7 @@ func (r *Reconciler[T]) generate(ctx context.Context, p *pass[T], onWarning func
 // keepRecord records the pass's render, before anything of it is applied:
 // should the pass stop after applying, the record still has its revision.
 func (r *Reconciler[T]) keepRecord(ctx context.Context, p *pass[T]) {
-	rec, err := newRecord(p.comp.GetUID(), p.in.digest, p.status.Revision, p.objects, r.scheme)
+	rec, err := newRecord(p.comp.GetUID(), p.in.digest, p.status.Revision, p.objects, r.scheme, &r.records.zip)
 	if err == nil {
 		err = r.records.put(ctx, p.key, p.comp, rec)
 	}

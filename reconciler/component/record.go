@@ -69,6 +69,9 @@ type records struct {
 	reader client.Reader
 	scheme *runtime.Scheme
 
+	// zip encodes the records this reconciler writes.
+	zip compressors
+
 	mu   sync.Mutex
 	memo map[types.NamespacedName]*record
 	// absent marks components known to have no record.
@@ -234,7 +237,7 @@ func (rec *record) reuse(digest string, revision int64) (objects []client.Object
 
 // newRecord records objects as rendered for digest at revision, encoded
 // as the record Secret holds them, each with its type set.
-func newRecord(uid types.UID, digest string, revision int64, objects []client.Object, scheme *runtime.Scheme) (*record, error) {
+func newRecord(uid types.UID, digest string, revision int64, objects []client.Object, scheme *runtime.Scheme, zip *compressors) (*record, error) {
 	raw := make([]map[string]any, 0, len(objects))
 	for _, o := range objects {
 		if u, ok := o.(*unstructured.Unstructured); ok {
@@ -255,17 +258,31 @@ func newRecord(uid types.UID, digest string, revision int64, objects []client.Ob
 		u.SetGroupVersionKind(gvk)
 		raw = append(raw, u.Object)
 	}
-	data, err := encodeObjects(raw)
+	data, err := zip.encode(raw)
 	if err != nil {
 		return nil, err
 	}
 	return &record{uid: uid, digest: digest, revision: revision, objects: data}, nil
 }
 
-// encodeObjects returns the objects' JSON, gzipped.
-func encodeObjects(raw []map[string]any) ([]byte, error) {
+// compressors encode records, reusing their gzip writers: a writer holds
+// about a megabyte of tables, which a new one allocates and clears, more
+// work than compressing the record of a small component. The zero value
+// is ready to use.
+type compressors struct {
+	pool sync.Pool
+}
+
+// encode returns the objects' JSON, gzipped.
+func (c *compressors) encode(raw []map[string]any) ([]byte, error) {
 	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
+	zw, ok := c.pool.Get().(*gzip.Writer)
+	if ok {
+		zw.Reset(&buf)
+	} else {
+		zw = gzip.NewWriter(&buf)
+	}
+	defer c.pool.Put(zw)
 	if err := json.NewEncoder(zw).Encode(raw); err != nil {
 		return nil, fmt.Errorf("encoding the render record: %w", err)
 	}
@@ -289,7 +306,7 @@ func decodeRecord(s *corev1.Secret) (*record, error) {
 	return &record{uid: types.UID(s.Data[recordUIDKey]), digest: string(s.Data[recordDigestKey]), revision: revision, objects: data}, nil
 }
 
-// decodeObjects decodes what encodeObjects encoded.
+// decodeObjects decodes what compressors.encode encoded.
 func decodeObjects(data []byte) ([]client.Object, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {

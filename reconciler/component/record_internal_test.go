@@ -26,7 +26,7 @@ func TestRecordKeepsTheRenderEncoded(t *testing.T) {
 		"metadata": map[string]any{"namespace": "ns", "name": "front"},
 		"spec":     map[string]any{"ports": []any{map[string]any{"port": int64(80)}}},
 	}}
-	rec, err := newRecord("uid-1", "digest-1", 3, []client.Object{cm, svc}, scheme)
+	rec, err := newRecord("uid-1", "digest-1", 3, []client.Object{cm, svc}, scheme, &compressors{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,5 +83,41 @@ func TestRecordKeepsTheRenderEncoded(t *testing.T) {
 	s.Data[recordObjectsKey] = []byte("not gzip")
 	if _, err := decodeRecord(s); err == nil {
 		t.Error("a record whose objects do not decode was read")
+	}
+}
+
+// Compressors reuse their writers: each encoding decodes to its own
+// objects, byte for byte what a new writer makes, whatever was encoded
+// before it.
+func TestCompressorsReuseTheirWriters(t *testing.T) {
+	inputs := [][]map[string]any{
+		{{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a"}, "data": map[string]any{"k": "a long value that the next input does not have"}}},
+		{{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "b"}}},
+		{},
+	}
+	var zip compressors
+	for i, in := range inputs {
+		got, err := zip.encode(in)
+		if err != nil {
+			t.Fatalf("input %d: %v", i, err)
+		}
+		fresh, err := (&compressors{}).encode(in)
+		if err != nil {
+			t.Fatalf("input %d, a new writer: %v", i, err)
+		}
+		if diff := cmp.Diff(fresh, got); diff != "" {
+			t.Errorf("input %d: a reused writer's bytes differ from a new one's (-new +reused):\n%s", i, diff)
+		}
+		objects, err := decodeObjects(got)
+		if err != nil {
+			t.Fatalf("input %d: %v", i, err)
+		}
+		decoded := make([]map[string]any, len(objects))
+		for j, o := range objects {
+			decoded[j] = o.(*unstructured.Unstructured).Object
+		}
+		if diff := cmp.Diff(in, decoded); diff != "" {
+			t.Errorf("input %d decoded (-want +got):\n%s", i, diff)
+		}
 	}
 }
