@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"testing"
 	"time"
 
@@ -52,14 +53,14 @@ func benchComponentProcess(ns string) func(o *benchOperator) func(ctx context.Co
 }
 
 // benchComponent measures one component of n objects: n-2 ConfigMaps, a
-// Deployment and a Service.
-func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n int) scaleRow {
-	return benchComponents(b, cp, label+" one component", 1, n)
+// Deployment of replicas and a Service.
+func benchComponent(b *testing.B, cp *controlplane.ControlPlane, label string, n int, replicas int32) scaleRow {
+	return benchComponents(b, cp, label+" one component", 1, n, replicas)
 }
 
 // benchComponents measures count components of n objects each, each
-// rendering n-2 ConfigMaps, a Deployment and a Service.
-func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload string, count, n int) scaleRow {
+// rendering n-2 ConfigMaps, a Deployment of replicas and a Service.
+func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload string, count, n int, replicas int32) scaleRow {
 	ctx := b.Context()
 	ns := benchNamespace(b, cp.Client)
 	releaseBundles(b, cp.Client, ns)
@@ -75,12 +76,15 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	workers := min(count, component.DefaultMaxConcurrentReconciles)
 
 	coldBefore := o.counter.Snapshot()
+	coldProfile := cpuWindow(b, cp, profileName(b)+"-cold", 6)
 	cpuBefore, start := processCPU(b), time.Now()
 	names := make([]string, count)
 	bundles := make([]client.Object, count)
 	for i := range count {
 		names[i] = bundleName(i)
-		bundles[i] = newBundle(ns, names[i], int32(n-2))
+		bn := newBundle(ns, names[i], int32(n-2))
+		bn.Spec.Replicas = replicas
+		bundles[i] = bn
 	}
 	if _, err := rawCreate(ctx, cp.Client, bundles, bundleCreates); err != nil {
 		b.Fatal(err)
@@ -97,6 +101,7 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	if _, err := testkit.WaitFor(ctx, seldom(settleInterval, bundlesJudged(cp.Client, ns, count, bundleReady)), deadline); err != nil {
 		b.Fatalf("the components did not get ready: %v", err)
 	}
+	coldProfile()
 	row.coldRequests = o.counter.Snapshot().Sub(coldBefore)
 	row.coldCPU = processCPU(b) - cpuBefore
 	created, last := lastCreate(o.run.Writes(), componentResources, start)
@@ -122,7 +127,7 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	row.heapMiBPer1k, row.liveMiBPer1k = heapAfter.mibPer1k(heapBefore, row.objects)
 	row.inventoryBytesPerObj = float64(invBytes) / float64(row.objects)
 
-	row.raw = rawBaseline(b, cp, ns, componentName, bundle.Kinds(), workers*apply.DefaultConcurrency)
+	row.raw = rawBaseline(b, cp, ns, componentName, bundle.Kinds(), workers*apply.DefaultConcurrency, profileName(b), 3)
 
 	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, workers) })
 	if err != nil {
@@ -146,4 +151,10 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	}
 	row.eventsAsked, row.eventsLost = asked, lost
 	return row
+}
+
+// profileName names the CPU profiles (CPUProfileEnv) of the row b
+// measures: its sub-benchmark's name, "component-1000" say.
+func profileName(b *testing.B) string {
+	return path.Base(b.Name())
 }

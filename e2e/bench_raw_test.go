@@ -114,7 +114,7 @@ const rawRounds = 3
 // flight, and returns its median round's duration. Like the object
 // engine, which creates a missing object with a create and applies only
 // changes to existing ones, it creates.
-func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, kinds []schema.GroupVersionKind, concurrency int) time.Duration {
+func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, kinds []schema.GroupVersionKind, concurrency int, profiled string, seconds int) time.Duration {
 	b.Helper()
 	ctx := b.Context()
 	raw, err := client.New(cp.RESTConfig(), client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
@@ -128,8 +128,8 @@ func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, k
 	var rounds []time.Duration
 	for i := range rawRounds {
 		profile := func() {}
-		if i == 1 && name == productName {
-			profile = cpuWindow(b, cp, "products-raw", 10)
+		if i == 1 && profiled != "" {
+			profile = cpuWindow(b, cp, profiled+"-raw", seconds)
 		}
 		to := benchNamespace(b, cp.Client)
 		for _, o := range copies {

@@ -26,8 +26,8 @@ import (
 // "1000,5000": one component of that many objects each) and
 // OPKIT_E2E_SCALE_COMPONENTS (default 100 components of
 // componentObjects objects each). OPKIT_E2E_SCALE_REPLICAS (default 1) is
-// the replicas of every product role group; 0 starts no pods, as the raw
-// writer's copies start none.
+// the replicas of every product role group and of every component's
+// Deployment; 0 starts no pods, as the raw writer's copies start none.
 const (
 	ScaleClustersEnv   = "OPKIT_E2E_SCALE_CLUSTERS"
 	ScaleObjectsEnv    = "OPKIT_E2E_SCALE_OBJECTS"
@@ -192,7 +192,7 @@ func BenchmarkScale(b *testing.B) {
 	var comps []scaleRow
 	for i, n := range intsEnv(b, ScaleObjectsEnv, []int{1000, 5000}) {
 		b.Run(fmt.Sprintf("component-%d", n), func(b *testing.B) {
-			r := benchComponent(b, cp, fmt.Sprintf("(%c)", 'b'+i), n)
+			r := benchComponent(b, cp, fmt.Sprintf("(%c)", 'b'+i), n, int32(replicas))
 			r.report(b)
 			rows = append(rows, r)
 			comps = append(comps, r)
@@ -200,7 +200,7 @@ func BenchmarkScale(b *testing.B) {
 	}
 	components := intEnv(b, ScaleComponentsEnv, 100)
 	b.Run(fmt.Sprintf("components-%dx%d", components, componentObjects), func(b *testing.B) {
-		r := benchComponents(b, cp, fmt.Sprintf("(%c) %d components", 'b'+len(comps), components), components, componentObjects)
+		r := benchComponents(b, cp, fmt.Sprintf("(%c) %d components", 'b'+len(comps), components), components, componentObjects, int32(replicas))
 		r.report(b)
 		rows = append(rows, r)
 	})

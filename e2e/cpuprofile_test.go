@@ -19,10 +19,11 @@ import (
 	"github.com/opkit-dev/opkit/testkit/controlplane"
 )
 
-// CPUProfileEnv names a directory: when set, the scale benchmark of the
-// product clusters writes there, for the first seconds of its cold
-// converge and of the raw writer's second round, where each CPU-second
-// went:
+// CPUProfileEnv names a directory: when set, each row of the scale
+// benchmark writes there, for the first seconds of its cold converge and
+// of the raw writer's second round, where each CPU-second went (<what> is
+// products-cold and products-raw for the product clusters, and the
+// sub-benchmark's name, component-1000-cold say, for a component row):
 //
 //   - <what>-process.pprof and <what>-apiserver.pprof, CPU profiles of the
 //     benchmark's own process (the operator runs in it) and of the API
