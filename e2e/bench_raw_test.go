@@ -109,9 +109,18 @@ func rawCreate[O client.Object](ctx context.Context, c client.Client, objs []O, 
 // moved by a third between identical runs minutes apart.
 const rawRounds = 3
 
+// referenceWorkers is how many creates the reference raw writer has in
+// flight: four workers, each creating one object after the other, the
+// writer the resource-level goals (e2e/README.md, "Goals") are stated
+// against. The other raw writer has as many creates in flight as the
+// operator may have, a stricter baseline on a machine with cores to spare.
+const referenceWorkers = 4
+
 // rawBaseline measures the raw writer on copies of the objects of kinds
 // the operator called name made in ns, with concurrency creates in
-// flight, and returns its median round's duration. Like the object
+// flight, and returns its median round's duration. A non-empty profiled
+// records the CPU profiles of the second round (CPUProfileEnv), seconds
+// long, named profiled-raw. Like the object
 // engine, which creates a missing object with a create and applies only
 // changes to existing ones, it creates.
 func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, kinds []schema.GroupVersionKind, concurrency int, profiled string, seconds int) time.Duration {

@@ -50,8 +50,9 @@ type scaleRow struct {
 	objects  int
 	// cold converge: the operator from the first resource created to its
 	// last object created; the raw writer creating the same objects (the
-	// median of rawRounds rounds).
-	cold, raw time.Duration
+	// median of rawRounds rounds) with as many creates in flight as the
+	// operator may have, and with referenceWorkers.
+	cold, raw, rawReference time.Duration
 	// no-op resync: one pass of every resource with nothing to change.
 	noopWrites, noopReads int
 	// edits of managed objects reverted through the watch.
@@ -82,6 +83,10 @@ type scaleRow struct {
 
 func (r scaleRow) coldRatio() float64 { return r.raw.Seconds() / r.cold.Seconds() }
 
+// referenceRatio is the cold converge's pace against the raw writer of
+// referenceWorkers.
+func (r scaleRow) referenceRatio() float64 { return r.rawReference.Seconds() / r.cold.Seconds() }
+
 // rate is n objects per d, per second.
 func rate(n int, d time.Duration) float64 { return float64(n) / d.Seconds() }
 
@@ -93,6 +98,8 @@ func (r scaleRow) report(b *testing.B) {
 	b.ReportMetric(rate(r.objects, r.cold), "objects/s")
 	b.ReportMetric(rate(r.objects, r.raw), "raw-objects/s")
 	b.ReportMetric(r.coldRatio(), "cold/raw")
+	b.ReportMetric(rate(r.objects, r.rawReference), "raw4-objects/s")
+	b.ReportMetric(r.referenceRatio(), "cold/raw4")
 	b.ReportMetric(perObject(r.noopWrites, r.objects), "noop-writes/obj")
 	b.ReportMetric(perObject(r.noopReads, r.objects), "noop-uncached-reads/obj")
 	b.ReportMetric(float64(r.editMedian.Milliseconds()), "edit-revert-ms")
@@ -110,15 +117,16 @@ func (r scaleRow) report(b *testing.B) {
 // scaleTable prints rows as the README's table.
 func scaleTable(rows []scaleRow) string {
 	var b strings.Builder
-	b.WriteString("| workload | objects | cold converge objects/s (raw) | ÷ raw | no-op writes/obj | no-op uncached reads/obj | edit reverted: median (max), writes/edit | retire writes ÷ min | heap MiB/1k obj | inventory B/obj | events dropped |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| workload | objects | cold converge objects/s (raw) | ÷ raw | ÷ raw, 4 workers | no-op writes/obj | no-op uncached reads/obj | edit reverted: median (max), writes/edit | retire writes ÷ min | heap MiB/1k obj | inventory B/obj | events dropped |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		retire := "—"
 		if r.retireMin > 0 {
 			retire = fmt.Sprintf("%.2f (%d ÷ %d)", float64(r.retireWrites)/float64(r.retireMin), r.retireWrites, r.retireMin)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.0f (%.0f) | %.2f | %s | %s | %s (%s), %.1f | %s | %.2f | %.0f | %d of %d |\n",
+		fmt.Fprintf(&b, "| %s | %d | %.0f (%.0f) | %.2f | %.2f (%.0f) | %s | %s | %s (%s), %.1f | %s | %.2f | %.0f | %d of %d |\n",
 			r.workload, r.objects, rate(r.objects, r.cold), rate(r.objects, r.raw), r.coldRatio(),
+			r.referenceRatio(), rate(r.objects, r.rawReference),
 			trim(perObject(r.noopWrites, r.objects)), trim(perObject(r.noopReads, r.objects)),
 			r.editMedian.Round(time.Millisecond), r.editMax.Round(time.Millisecond), float64(r.editWrites)/float64(max(r.edits, 1)),
 			retire, r.heapMiBPer1k, r.inventoryBytesPerObj, r.eventsLost, r.eventsAsked)
@@ -205,9 +213,9 @@ func BenchmarkScale(b *testing.B) {
 		rows = append(rows, r)
 	})
 	// Printed, not logged: make bench shows it without -v.
-	fmt.Printf("\nscale table (raw writer concurrency: %d for products, %d for a component, %d for many):\n\n%s\n",
+	fmt.Printf("\nscale table (raw writer concurrency: %d for products, %d for a component, %d for many; the reference raw writer: %d):\n\n%s\n",
 		productWorkers*apply.DefaultConcurrency, apply.DefaultConcurrency,
-		component.DefaultMaxConcurrentReconciles*apply.DefaultConcurrency, scaleTable(rows))
+		component.DefaultMaxConcurrentReconciles*apply.DefaultConcurrency, referenceWorkers, scaleTable(rows))
 	for _, r := range rows {
 		fmt.Printf("%s, %d objects, cold converge requests per object: %s\n", r.workload, r.objects, requestsPerObject(r.coldRequests, r.objects))
 	}
