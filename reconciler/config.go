@@ -120,9 +120,7 @@ type Config[CR Object[CR]] struct {
 	// again. It also spaces the health check's pod listings: the pods of a
 	// role group whose StatefulSet has not settled are listed at most once
 	// per interval, and up to four intervals apart while none of them
-	// fails, and a cluster waiting for nothing but such rollouts is
-	// reconciled again when its pods are next due to be listed, not every
-	// interval; and it paces the status writes that report nothing but
+	// fails; and it paces the status writes that report nothing but
 	// progress (the Available and Progressing messages counting ready
 	// replicas, an object found ready): while a resource converges, the
 	// first such write comes two intervals after its last status write and

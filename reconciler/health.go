@@ -49,9 +49,7 @@ var podFailureReasons = []string{
 // once per ProgressInterval and group: a pod that cannot start keeps its
 // StatefulSet unsettled), with the events saying why pods it lacks were
 // refused (through the API reader, rarely: see health_refused.go), and,
-// when all are settled, asks the product's health check. A group still
-// rolling out has the pass come back when its pods are due to be looked
-// at again (pass.lookAgain).
+// when all are settled, asks the product's health check.
 func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, targets []groupTarget) {
 	h := health{checked: true}
 	for _, t := range targets {
@@ -61,7 +59,6 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 				p.log.Error(err, "reading a StatefulSet for the health check", "statefulSet", t.name)
 			}
 			h.rolling = append(h.rolling, fmt.Sprintf("%s: StatefulSet not observed yet", groupName(t.ref)))
-			p.unsettle()
 			continue
 		}
 		key := podCheckKey{owner: cr.GetUID(), statefulSet: t.name}
@@ -80,12 +77,14 @@ func (r *Reconciler[CR]) checkHealth(ctx context.Context, p *pass, cr CR, target
 		}
 		h.failing = append(h.failing, report.failing...)
 		h.refused = append(h.refused, report.refused...)
-		p.rolling(r.podChecks.next(key))
 	}
 	if h.available() && r.cfg.HealthCheck != nil {
 		hctx, cancel := context.WithTimeout(ctx, r.cfg.HealthCheckTimeout)
 		h.checkErr = r.cfg.HealthCheck(hctx, cr)
 		cancel()
+	}
+	if len(h.rolling) > 0 {
+		p.unsettle()
 	}
 	p.health = h
 }

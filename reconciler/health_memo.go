@@ -80,18 +80,6 @@ func (c *podChecks) record(k podCheckKey, report podReport) {
 	c.m[k] = podCheck{at: now, wait: wait, report: report}
 }
 
-// next returns how long until the group's pods are listed again: what is
-// left of the wait of its last listing, the interval when none is kept.
-func (c *podChecks) next(k podCheckKey) time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[k]
-	if !ok {
-		return c.interval
-	}
-	return max(e.wait-c.clock.Since(e.at), 0)
-}
-
 // empty reports a look that found nothing wrong.
 func (r podReport) empty() bool { return len(r.failing) == 0 && len(r.refused) == 0 }
 

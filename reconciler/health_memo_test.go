@@ -86,26 +86,3 @@ func TestPodChecksDropWhatNoGroupAsksFor(t *testing.T) {
 		t.Errorf("%d results kept, want 2 (the one of 80 s ago dropped)", n)
 	}
 }
-
-// next says how long until a group's pods are listed again: the interval
-// before any listing, then what is left of the last listing's wait.
-func TestPodChecksSayWhenTheyLookNext(t *testing.T) {
-	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	c := newPodChecks(clk, 10*time.Second)
-	k := podCheckKey{owner: "uid-1", statefulSet: "c-server-a"}
-	var got []time.Duration
-	got = append(got, c.next(k))
-	c.record(k, podReport{})
-	got = append(got, c.next(k))
-	clk.SetTime(clk.Now().Add(4 * time.Second))
-	got = append(got, c.next(k))
-	clk.SetTime(clk.Now().Add(6 * time.Second))
-	c.record(k, podReport{}) // nothing wrong twice: twice the wait
-	got = append(got, c.next(k))
-	clk.SetTime(clk.Now().Add(time.Minute))
-	got = append(got, c.next(k))
-	want := []time.Duration{10 * time.Second, 10 * time.Second, 6 * time.Second, 20 * time.Second, 0}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("next listing in (-want +got):\n%s", diff)
-	}
-}

@@ -37,11 +37,6 @@ type pass struct {
 	// settled is false when an applied scope is not done (a wave waits for
 	// readiness, a delete is in flight) or a StatefulSet still rolls out.
 	settled bool
-	// rollingOnly is set while the only unsettled scopes are StatefulSets
-	// rolling out, whose pods are next looked at after rollWait; see
-	// lookAgain.
-	rollingOnly bool
-	rollWait    time.Duration
 	// requeue is the earliest wake-up a step asked for; zero for none.
 	requeue time.Duration
 	// cleanup describes removed role groups still being retired.
@@ -115,36 +110,7 @@ func (p *pass) wakeAfter(d time.Duration) {
 func (p *pass) unsettle() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.settled, p.rollingOnly = false, false
-}
-
-// rolling records a StatefulSet still rolling out whose pods the health
-// check looks at next after wait.
-func (p *pass) rolling(wait time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.settled {
-		p.rollingOnly = true
-	}
-	if p.rollingOnly && (p.rollWait == 0 || wait < p.rollWait) {
-		p.rollWait = wait
-	}
 	p.settled = false
-}
-
-// lookAgain returns when an unsettled pass looks again: every interval,
-// but when it waits only for StatefulSets rolling out, when the health
-// check looks at their pods next. In between, a pass would find what the
-// watches bring anyway: a StatefulSet becoming ready, its spec or
-// metadata changing, and the progress report held back (which asks for
-// its own wake-up).
-func (p *pass) lookAgain(interval time.Duration) time.Duration {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.rollingOnly && p.rollWait > interval {
-		return p.rollWait
-	}
-	return interval
 }
 
 // err returns the pass's errors joined, in the order they happened (roles

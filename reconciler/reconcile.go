@@ -199,7 +199,7 @@ func (r *Reconciler[CR]) result(p *pass, err error) (ctrl.Result, error) {
 		p.wakeAfter(max(rt.After, time.Second))
 	}
 	if !p.settled {
-		p.wakeAfter(p.lookAgain(r.cfg.ProgressInterval))
+		p.wakeAfter(r.cfg.ProgressInterval)
 	}
 	if r.cfg.HealthCheckInterval > 0 {
 		p.wakeAfter(r.cfg.HealthCheckInterval)
