@@ -127,8 +127,7 @@ func benchComponents(b *testing.B, cp *controlplane.ControlPlane, workload strin
 	row.heapMiBPer1k, row.liveMiBPer1k = heapAfter.mibPer1k(heapBefore, row.objects)
 	row.inventoryBytesPerObj = float64(invBytes) / float64(row.objects)
 
-	row.raw = rawBaseline(b, cp, ns, componentName, bundle.Kinds(), workers*apply.DefaultConcurrency, profileName(b), 3)
-	row.rawReference = rawBaseline(b, cp, ns, componentName, bundle.Kinds(), referenceWorkers, "", 0)
+	row.raw, row.rawReference = rawBaseline(b, cp, ns, componentName, bundle.Kinds(), workers*apply.DefaultConcurrency, profileName(b), 3)
 
 	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, workers) })
 	if err != nil {

@@ -129,9 +129,9 @@ func benchProducts(b *testing.B, cp *controlplane.ControlPlane, n int, replicas 
 	}
 
 	// the raw writer: the same objects, the same client, as many writes
-	// in flight as the operator can have
-	row.raw = rawBaseline(b, cp, ns, productName, productKinds, productWorkers*apply.DefaultConcurrency, "products", 10)
-	row.rawReference = rawBaseline(b, cp, ns, productName, productKinds, referenceWorkers, "", 0)
+	// in flight as the operator can have, and the four workers of the
+	// reference
+	row.raw, row.rawReference = rawBaseline(b, cp, ns, productName, productKinds, productWorkers*apply.DefaultConcurrency, "products", 10)
 
 	// a no-op resync: one pass of every cluster
 	noop, err := measure(o.counter, func() error { return o.passAll(ctx, ns, names, productWorkers) })

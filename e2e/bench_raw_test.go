@@ -117,13 +117,13 @@ const rawRounds = 3
 const referenceWorkers = 4
 
 // rawBaseline measures the raw writer on copies of the objects of kinds
-// the operator called name made in ns, with concurrency creates in
-// flight, and returns its median round's duration. A non-empty profiled
-// records the CPU profiles of the second round (CPUProfileEnv), seconds
-// long, named profiled-raw. Like the object
-// engine, which creates a missing object with a create and applies only
-// changes to existing ones, it creates.
-func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, kinds []schema.GroupVersionKind, concurrency int, profiled string, seconds int) time.Duration {
+// the operator called name made in ns, read once: with concurrency
+// creates in flight, then with referenceWorkers, and returns each one's
+// median round. A non-empty profiled records the CPU profiles of the
+// first writer's second round (CPUProfileEnv), seconds long, named
+// profiled-raw. Like the object engine, which creates a missing object
+// with a create and applies only changes to existing ones, it creates.
+func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, kinds []schema.GroupVersionKind, concurrency int, profiled string, seconds int) (median, reference time.Duration) {
 	b.Helper()
 	ctx := b.Context()
 	raw, err := client.New(cp.RESTConfig(), client.Options{Scheme: cp.Client.Scheme(), Mapper: cp.Client.RESTMapper()})
@@ -134,29 +134,32 @@ func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, k
 	if err != nil {
 		b.Fatal(err)
 	}
-	var rounds []time.Duration
-	for i := range rawRounds {
-		profile := func() {}
-		if i == 1 && profiled != "" {
-			profile = cpuWindow(b, cp, profiled+"-raw", seconds)
+	measure := func(concurrency int, profiled string) time.Duration {
+		var rounds []time.Duration
+		for i := range rawRounds {
+			profile := func() {}
+			if i == 1 && profiled != "" {
+				profile = cpuWindow(b, cp, profiled+"-raw", seconds)
+			}
+			to := benchNamespace(b, cp.Client)
+			for _, o := range copies {
+				o.SetNamespace(to)
+			}
+			d, err := rawCreate(ctx, raw, copies, concurrency)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rounds = append(rounds, d)
+			profile()
+			if err := dropNamespace(ctx, cp.Client, to); err != nil {
+				b.Fatalf("namespace %s: %v", to, err)
+			}
 		}
-		to := benchNamespace(b, cp.Client)
-		for _, o := range copies {
-			o.SetNamespace(to)
-		}
-		d, err := rawCreate(ctx, raw, copies, concurrency)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rounds = append(rounds, d)
-		profile()
-		if err := dropNamespace(ctx, cp.Client, to); err != nil {
-			b.Fatalf("namespace %s: %v", to, err)
-		}
+		b.Logf("raw writer, %d objects, %d in flight: rounds %v", len(copies), concurrency, rounds)
+		m, _ := medianMax(rounds)
+		return m
 	}
-	b.Logf("raw writer, %d objects, %d in flight: rounds %v", len(copies), concurrency, rounds)
-	median, _ := medianMax(rounds)
-	return median
+	return measure(concurrency, profiled), measure(referenceWorkers, "")
 }
 
 // How many of the resources under measurement the benchmarks create at
