@@ -18,8 +18,11 @@ import (
 //     owner label (any owner), so it does not mirror unrelated objects;
 //   - managed fields are stripped from every cached object (they are half
 //     of a typical object's size and a pass never needs them from the
-//     cache), and the strings cached objects repeat (namespaces, labels,
-//     annotations, owner references, selectors) are held once;
+//     cache), the strings cached objects repeat (namespaces, labels,
+//     annotations, owner references, selectors) are held once, and so are
+//     equal label maps (the objects of one owner mostly carry the same
+//     labels): cached objects must not be modified in place, as with any
+//     informer;
 //   - unstructured reads are cached too (kinds the scheme does not know,
 //     and kinds the engine reads whole).
 //

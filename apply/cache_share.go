@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -36,7 +38,7 @@ func shareStrings(next toolscache.TransformFunc) toolscache.TransformFunc {
 			return in, nil
 		}
 		obj.SetNamespace(Shared(obj.GetNamespace()))
-		obj.SetLabels(sharedMap(obj.GetLabels()))
+		obj.SetLabels(sharedMaps.share(obj.GetLabels()))
 		obj.SetAnnotations(sharedMap(obj.GetAnnotations()))
 		refs := obj.GetOwnerReferences()
 		for i := range refs {
@@ -54,10 +56,10 @@ func shareStrings(next toolscache.TransformFunc) toolscache.TransformFunc {
 func shareSelectors(in any) {
 	shareTemplate := func(sel *metav1.LabelSelector, tmpl *corev1.PodTemplateSpec) {
 		if sel != nil {
-			sel.MatchLabels = sharedMap(sel.MatchLabels)
+			sel.MatchLabels = sharedMaps.share(sel.MatchLabels)
 		}
-		tmpl.Labels = sharedMap(tmpl.Labels)
-		tmpl.Annotations = sharedMap(tmpl.Annotations)
+		tmpl.Labels = sharedMaps.share(tmpl.Labels)
+		tmpl.Annotations = sharedMaps.share(tmpl.Annotations)
 	}
 	switch o := in.(type) {
 	case *appsv1.StatefulSet:
@@ -68,10 +70,10 @@ func shareSelectors(in any) {
 	case *appsv1.DaemonSet:
 		shareTemplate(o.Spec.Selector, &o.Spec.Template)
 	case *corev1.Service:
-		o.Spec.Selector = sharedMap(o.Spec.Selector)
+		o.Spec.Selector = sharedMaps.share(o.Spec.Selector)
 	case *policyv1.PodDisruptionBudget:
 		if s := o.Spec.Selector; s != nil {
-			s.MatchLabels = sharedMap(s.MatchLabels)
+			s.MatchLabels = sharedMaps.share(s.MatchLabels)
 		}
 	}
 }
@@ -129,4 +131,66 @@ func sharedMap(m map[string]string) map[string]string {
 		out[Shared(k)] = Shared(v)
 	}
 	return out
+}
+
+// sharedMapsLimit bounds the maps sharedMaps holds at once.
+const sharedMapsLimit = 1 << 12
+
+// sharedMaps is the process-wide table of canonical label maps, for the
+// same reason as sharedTable.
+var sharedMaps = &mapTable{m: map[string]map[string]string{}}
+
+// mapTable maps the content of a string map to the one copy of it that
+// every cached object with that content holds. The copies are held
+// strongly; once the table holds sharedMapsLimit of them it starts again
+// empty, so that the maps of deleted objects do not accumulate (at most
+// sharedMapsLimit of them, a few hundred bytes each, outlive their
+// objects).
+type mapTable struct {
+	mu sync.Mutex
+	m  map[string]map[string]string
+}
+
+// share returns the canonical map equal to m: m's content with shared
+// strings (sharedMap), the same map for every equal m.
+func (t *mapTable) share(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return m
+	}
+	key := mapKey(m)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.m[key]; ok {
+		return c
+	}
+	if len(t.m) >= sharedMapsLimit {
+		t.m = make(map[string]map[string]string, len(t.m)/2)
+	}
+	c := sharedMap(m)
+	t.m[key] = c
+	return c
+}
+
+// mapKey returns the content of m in one string: its keys in order, each
+// key and value preceded by its length, so that no two maps share a key.
+func mapKey(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	n := 0
+	for k, v := range m {
+		keys = append(keys, k)
+		n += len(k) + len(v) + 8
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	b.Grow(n)
+	for _, k := range keys {
+		v := m[k]
+		b.WriteString(strconv.Itoa(len(k)))
+		b.WriteByte(':')
+		b.WriteString(k)
+		b.WriteString(strconv.Itoa(len(v)))
+		b.WriteByte(':')
+		b.WriteString(v)
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -116,5 +117,91 @@ func TestSharedTableIsBounded(t *testing.T) {
 	}
 	if n := len(table.m); n > sharedTableLimit {
 		t.Errorf("the table holds %d strings, more than its limit %d", n, sharedTableLimit)
+	}
+}
+
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// Cached objects with equal labels hold one label map; other labels, and
+// the annotations that hold per-object values, get maps of their own.
+func TestShareStringsSharesEqualLabelMaps(t *testing.T) {
+	newConfigMap := func(name, instance string) *corev1.ConfigMap {
+		labels := groupLabels()
+		labels[strings.Clone(commonsv1alpha1.LabelInstance)] = strings.Clone(instance)
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: labels,
+			Annotations: map[string]string{strings.Clone("example.com/digest"): strings.Clone("d")}}}
+	}
+	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", Labels: groupLabels()},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: groupLabels()},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: groupLabels()}}}}
+	transform := shareStrings(nil)
+	var got []*corev1.ConfigMap
+	for _, in := range []*corev1.ConfigMap{newConfigMap("a", "demo"), newConfigMap("b", "demo"), newConfigMap("c", "other")} {
+		want := in.DeepCopy()
+		out, err := transform(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, out); diff != "" {
+			t.Errorf("%s changed (-want +got):\n%s", in.Name, diff)
+		}
+		got = append(got, out.(*corev1.ConfigMap))
+	}
+	if _, err := transform(deploy); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := got[0], got[1], got[2]
+	if !sameMap(a.Labels, b.Labels) {
+		t.Error("two objects with equal labels hold a map each")
+	}
+	if sameMap(a.Labels, c.Labels) {
+		t.Error("objects with different labels hold one map")
+	}
+	if sameMap(a.Annotations, b.Annotations) {
+		t.Error("annotation maps are shared; they hold per-object values")
+	}
+	if !sameMap(a.Labels, deploy.Labels) || !sameMap(a.Labels, deploy.Spec.Template.Labels) || !sameMap(a.Labels, deploy.Spec.Selector.MatchLabels) {
+		t.Error("the Deployment's labels, template labels or selector hold a map of their own")
+	}
+}
+
+// The content key tells every two different maps apart and is the same
+// for equal maps.
+func TestMapKey(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b map[string]string
+		same bool
+	}{
+		{name: "equal", a: map[string]string{"x": "1", "y": "2"}, b: map[string]string{"y": "2", "x": "1"}, same: true},
+		{name: "key and value split elsewhere", a: map[string]string{"a": "bc"}, b: map[string]string{"ab": "c"}},
+		{name: "pairs merged", a: map[string]string{"a": "1", "b": "2"}, b: map[string]string{"a": "11:b1:2"}},
+		{name: "one more pair", a: map[string]string{"a": "1"}, b: map[string]string{"a": "1", "b": ""}},
+		{name: "values differ", a: map[string]string{"a": "1"}, b: map[string]string{"a": "2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := mapKey(tt.a) == mapKey(tt.b); got != tt.same {
+				t.Errorf("mapKey(%v) == mapKey(%v) is %v, want %v", tt.a, tt.b, got, tt.same)
+			}
+		})
+	}
+}
+
+// The map table starts again once full: it never holds more than its
+// limit, and a map shared before that stays as its objects hold it.
+func TestSharedMapsAreBounded(t *testing.T) {
+	table := &mapTable{m: map[string]map[string]string{}}
+	first := table.share(map[string]string{"a": "0"})
+	for i := range sharedMapsLimit + 10 {
+		table.share(map[string]string{"a": strconv.Itoa(i)})
+	}
+	if n := len(table.m); n > sharedMapsLimit {
+		t.Errorf("the table holds %d maps, more than its limit %d", n, sharedMapsLimit)
+	}
+	if diff := cmp.Diff(map[string]string{"a": "0"}, first); diff != "" {
+		t.Errorf("a shared map changed (-want +got):\n%s", diff)
 	}
 }

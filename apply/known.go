@@ -76,33 +76,49 @@ func versionOf(obj client.Object, digest string) knownVersion {
 }
 
 // set remembers v as the object's version. Now and then it drops the
-// recorded versions older than expectationTTL.
+// recorded versions older than expectationTTL (sweepLocked).
 func (k *knownVersions) set(key inventory.Key, v knownVersion) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.m == nil {
 		k.m = map[inventory.Key]knownVersion{}
 	}
-	now := time.Now()
-	if k.clock != nil {
-		now = k.clock.Now()
-	}
+	now := k.now()
 	v.at = now.Unix()
 	k.m[key] = v
+	k.sweepLocked(now)
+}
+
+// get returns the object's known version, whatever the object's UID. It
+// sweeps too, so that an engine that no longer writes (a converged
+// owner's periodic passes only read) still forgets its old expectations.
+func (k *knownVersions) get(key inventory.Key) (knownVersion, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.sweepLocked(k.now())
+	v, ok := k.m[key]
+	return v, ok
+}
+
+// now returns the clock's time, the real time without a clock.
+func (k *knownVersions) now() time.Time {
+	if k.clock != nil {
+		return k.clock.Now()
+	}
+	return time.Now()
+}
+
+// sweepLocked drops the recorded versions set more than expectationTTL
+// before now, at most once every expectationTTL. The versions the
+// inventory does not record stay: they are needed as long as the object
+// is managed.
+func (k *knownVersions) sweepLocked(now time.Time) {
 	if now.Sub(k.swept) < expectationTTL {
 		return
 	}
 	k.swept = now
 	expired := now.Add(-expectationTTL).Unix()
 	maps.DeleteFunc(k.m, func(_ inventory.Key, v knownVersion) bool { return v.recorded && v.at < expired })
-}
-
-// get returns the object's known version, whatever the object's UID.
-func (k *knownVersions) get(key inventory.Key) (knownVersion, bool) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	v, ok := k.m[key]
-	return v, ok
 }
 
 // of returns the object's known version when there is one for the object

@@ -6,7 +6,7 @@ import (
 
 	commonsv1alpha1 "github.com/opkit-dev/opkit/api/commons/v1alpha1"
 	"github.com/opkit-dev/opkit/api/inventory"
-	"github.com/opkit-dev/opkit/apply"
+	"github.com/opkit-dev/opkit/reconciler/internal/share"
 )
 
 // shareStatus returns a cache transform that runs next and then shares the
@@ -35,12 +35,9 @@ func shareStatus(next toolscache.TransformFunc) toolscache.TransformFunc {
 }
 
 func shareClusterStatus(st *commonsv1alpha1.ClusterStatus) {
-	for i := range st.Conditions {
-		c := &st.Conditions[i]
-		c.Type, c.Reason, c.Message = apply.Shared(c.Type), apply.Shared(c.Reason), apply.Shared(c.Message)
-	}
+	share.Conditions(st.Conditions)
 	for _, inv := range inventories(st) {
-		shareInventory(inv)
+		share.Inventory(inv)
 	}
 }
 
@@ -56,17 +53,4 @@ func inventories(st *commonsv1alpha1.ClusterStatus) []*inventory.Inventory {
 		out = append(out, &st.RoleGroups[i].Objects)
 	}
 	return out
-}
-
-func shareInventory(inv *inventory.Inventory) {
-	if len(inv.Items) == 0 {
-		return
-	}
-	items := make([]inventory.Item, len(inv.Items))
-	copy(items, inv.Items)
-	for i := range items {
-		it := &items[i]
-		it.Group, it.Version, it.Kind, it.Namespace = apply.Shared(it.Group), apply.Shared(it.Version), apply.Shared(it.Kind), apply.Shared(it.Namespace)
-	}
-	inv.Items = items
 }

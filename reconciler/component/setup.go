@@ -40,14 +40,17 @@ const referenceIndex = ".opkit.component.references"
 // that runs the reconciler: the cache holds only objects of Options.Kinds
 // that carry the reconciler's owner label, without managed fields and with
 // the strings they repeat held once (see apply.ManagerOptions), so it grows
-// with what the operator manages rather than with the cluster; it is
-// restricted to Options.Namespaces when they are set. With
-// Options.Sharding it holds only the components this replica owns.
+// with what the operator manages rather than with the cluster. The
+// components' inventories are kept at their length, their items sharing
+// the groups, kinds and namespaces they repeat. The cache is restricted to
+// Options.Namespaces when they are set. With Options.Sharding it holds
+// only the components this replica owns.
 //
 //	cacheOpts, clientOpts := r.ManagerOptions()
 //	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Cache: cacheOpts, Client: clientOpts})
 func (r *Reconciler[T]) ManagerOptions() (cache.Options, client.Options) {
 	cacheOpts, clientOpts := apply.ManagerOptions(r.name, r.opts.Kinds...)
+	cacheOpts.DefaultTransform = shareStatus(cacheOpts.DefaultTransform)
 	cacheOpts.DefaultNamespaces = refs.Namespaces(r.opts.Namespaces)
 	if r.opts.Sharding != nil {
 		// The objects follow their component's owner (flow_apply.go):
