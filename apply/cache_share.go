@@ -1,8 +1,8 @@
 package apply
 
 import (
-	"slices"
-	"strconv"
+	"hash/maphash"
+	"maps"
 	"strings"
 	"sync"
 
@@ -21,9 +21,13 @@ import (
 // references, and the label maps of workload selectors and pod templates.
 // Most of a cached object's metadata is such strings (every object of an
 // owner carries the same labels and owner reference); shared, each costs
-// its map slot alone. Label and annotation maps are rebuilt at their final
-// size. The object's content does not change. Unstructured objects are
-// left as they are.
+// its map slot alone. Label maps, selectors and pod template labels and
+// annotations are shared whole: cached objects with equal labels hold one
+// map (sharedMaps), as the objects of one owner mostly do. Annotation
+// maps, which hold per-object values such as the digest, and the labels of
+// pods, which name the pod, are rebuilt at their final size. The object's
+// content does not change; like everything an informer caches, it must
+// not be modified in place. Unstructured objects are left as they are.
 func shareStrings(next toolscache.TransformFunc) toolscache.TransformFunc {
 	return func(in any) (any, error) {
 		if next != nil {
@@ -38,7 +42,13 @@ func shareStrings(next toolscache.TransformFunc) toolscache.TransformFunc {
 			return in, nil
 		}
 		obj.SetNamespace(Shared(obj.GetNamespace()))
-		obj.SetLabels(sharedMaps.share(obj.GetLabels()))
+		if _, isPod := in.(*corev1.Pod); isPod {
+			// A pod's labels name the pod (its StatefulSet index, say):
+			// shared by content, they would only fill the table.
+			obj.SetLabels(sharedMap(obj.GetLabels()))
+		} else {
+			obj.SetLabels(sharedMaps.share(obj.GetLabels()))
+		}
 		obj.SetAnnotations(sharedMap(obj.GetAnnotations()))
 		refs := obj.GetOwnerReferences()
 		for i := range refs {
@@ -138,17 +148,24 @@ const sharedMapsLimit = 1 << 12
 
 // sharedMaps is the process-wide table of canonical label maps, for the
 // same reason as sharedTable.
-var sharedMaps = &mapTable{m: map[string]map[string]string{}}
+var sharedMaps = newMapTable()
 
 // mapTable maps the content of a string map to the one copy of it that
-// every cached object with that content holds. The copies are held
-// strongly; once the table holds sharedMapsLimit of them it starts again
-// empty, so that the maps of deleted objects do not accumulate (at most
-// sharedMapsLimit of them, a few hundred bytes each, outlive their
+// every cached object with that content holds. It is keyed by a hash of
+// the content, so that it keeps no copy of the content beside the map; a
+// map whose hash another map already holds is not shared. The copies are
+// held strongly; once the table holds sharedMapsLimit of them it starts
+// again empty, so that the maps of deleted objects do not accumulate (at
+// most sharedMapsLimit of them, a few hundred bytes each, outlive their
 // objects).
 type mapTable struct {
-	mu sync.Mutex
-	m  map[string]map[string]string
+	seed maphash.Seed
+	mu   sync.Mutex
+	m    map[uint64]map[string]string
+}
+
+func newMapTable() *mapTable {
+	return &mapTable{seed: maphash.MakeSeed(), m: map[uint64]map[string]string{}}
 }
 
 // share returns the canonical map equal to m: m's content with shared
@@ -157,40 +174,35 @@ func (t *mapTable) share(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return m
 	}
-	key := mapKey(m)
+	h := t.hash(m)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if c, ok := t.m[key]; ok {
-		return c
+	if c, ok := t.m[h]; ok {
+		if maps.Equal(c, m) {
+			return c
+		}
+		return sharedMap(m) // another content with the same hash
 	}
 	if len(t.m) >= sharedMapsLimit {
-		t.m = make(map[string]map[string]string, len(t.m)/2)
+		t.m = make(map[uint64]map[string]string, len(t.m)/2)
 	}
 	c := sharedMap(m)
-	t.m[key] = c
+	t.m[h] = c
 	return c
 }
 
-// mapKey returns the content of m in one string: its keys in order, each
-// key and value preceded by its length, so that no two maps share a key.
-func mapKey(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	n := 0
+// hash returns a hash of m's content that does not depend on the order of
+// its entries: the sum of the hashes of its key and value pairs.
+func (t *mapTable) hash(m map[string]string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(t.seed)
+	var sum uint64
 	for k, v := range m {
-		keys = append(keys, k)
-		n += len(k) + len(v) + 8
+		h.Reset()
+		h.WriteString(k)
+		h.WriteByte(0)
+		h.WriteString(v)
+		sum += h.Sum64()
 	}
-	slices.Sort(keys)
-	var b strings.Builder
-	b.Grow(n)
-	for _, k := range keys {
-		v := m[k]
-		b.WriteString(strconv.Itoa(len(k)))
-		b.WriteByte(':')
-		b.WriteString(k)
-		b.WriteString(strconv.Itoa(len(v)))
-		b.WriteByte(':')
-		b.WriteString(v)
-	}
-	return b.String()
+	return sum
 }

@@ -167,33 +167,38 @@ func TestShareStringsSharesEqualLabelMaps(t *testing.T) {
 	}
 }
 
-// The content key tells every two different maps apart and is the same
-// for equal maps.
-func TestMapKey(t *testing.T) {
-	tests := []struct {
-		name string
-		a, b map[string]string
-		same bool
-	}{
-		{name: "equal", a: map[string]string{"x": "1", "y": "2"}, b: map[string]string{"y": "2", "x": "1"}, same: true},
-		{name: "key and value split elsewhere", a: map[string]string{"a": "bc"}, b: map[string]string{"ab": "c"}},
-		{name: "pairs merged", a: map[string]string{"a": "1", "b": "2"}, b: map[string]string{"a": "11:b1:2"}},
-		{name: "one more pair", a: map[string]string{"a": "1"}, b: map[string]string{"a": "1", "b": ""}},
-		{name: "values differ", a: map[string]string{"a": "1"}, b: map[string]string{"a": "2"}},
+// Maps of equal content share one map whatever the order they were built
+// in; a map whose hash the table holds for another content keeps its own
+// content; pods' labels, which name the pod, do not enter the table.
+func TestMapTable(t *testing.T) {
+	table := newMapTable()
+	a := table.share(map[string]string{"x": "1", "y": "2"})
+	b := table.share(map[string]string{"y": "2", "x": "1"})
+	if !sameMap(a, b) {
+		t.Error("equal maps built in another order hold a map each")
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := mapKey(tt.a) == mapKey(tt.b); got != tt.same {
-				t.Errorf("mapKey(%v) == mapKey(%v) is %v, want %v", tt.a, tt.b, got, tt.same)
-			}
-		})
+
+	other := map[string]string{"z": "3"}
+	table.m[table.hash(other)] = map[string]string{"collides": "yes"}
+	if diff := cmp.Diff(map[string]string{"z": "3"}, table.share(other)); diff != "" {
+		t.Errorf("a map whose hash holds another content (-want +got):\n%s", diff)
+	}
+
+	before := len(sharedMaps.m)
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Labels: map[string]string{
+		"statefulset.kubernetes.io/pod-name": "web-0-" + strconv.Itoa(before), "app": "web"}}}
+	if _, err := shareStrings(nil)(pod); err != nil {
+		t.Fatal(err)
+	}
+	if after := len(sharedMaps.m); after > before {
+		t.Errorf("a pod's labels entered the table (%d maps, %d before)", after, before)
 	}
 }
 
 // The map table starts again once full: it never holds more than its
 // limit, and a map shared before that stays as its objects hold it.
 func TestSharedMapsAreBounded(t *testing.T) {
-	table := &mapTable{m: map[string]map[string]string{}}
+	table := newMapTable()
 	first := table.share(map[string]string{"a": "0"})
 	for i := range sharedMapsLimit + 10 {
 		table.share(map[string]string{"a": strconv.Itoa(i)})
