@@ -134,32 +134,32 @@ func rawBaseline(b *testing.B, cp *controlplane.ControlPlane, ns, name string, k
 	if err != nil {
 		b.Fatal(err)
 	}
-	measure := func(concurrency int, profiled string) time.Duration {
+	run := func(inFlight int, profile bool) time.Duration {
 		var rounds []time.Duration
 		for i := range rawRounds {
-			profile := func() {}
-			if i == 1 && profiled != "" {
-				profile = cpuWindow(b, cp, profiled+"-raw", seconds)
+			stop := func() {}
+			if i == 1 && profile && profiled != "" {
+				stop = cpuWindow(b, cp, profiled+"-raw", seconds)
 			}
 			to := benchNamespace(b, cp.Client)
 			for _, o := range copies {
 				o.SetNamespace(to)
 			}
-			d, err := rawCreate(ctx, raw, copies, concurrency)
+			d, err := rawCreate(ctx, raw, copies, inFlight)
 			if err != nil {
 				b.Fatal(err)
 			}
 			rounds = append(rounds, d)
-			profile()
+			stop()
 			if err := dropNamespace(ctx, cp.Client, to); err != nil {
 				b.Fatalf("namespace %s: %v", to, err)
 			}
 		}
-		b.Logf("raw writer, %d objects, %d in flight: rounds %v", len(copies), concurrency, rounds)
+		b.Logf("raw writer, %d objects, %d in flight: rounds %v", len(copies), inFlight, rounds)
 		m, _ := medianMax(rounds)
 		return m
 	}
-	return measure(concurrency, profiled), measure(referenceWorkers, "")
+	return run(concurrency, true), run(referenceWorkers, false)
 }
 
 // How many of the resources under measurement the benchmarks create at

@@ -16,22 +16,14 @@ import (
 // to what the health check reads (slimPod). The managed objects' strings
 // are shared by apply.ManagerOptions' own transform.
 func shareStatus(next toolscache.TransformFunc) toolscache.TransformFunc {
-	return func(in any) (any, error) {
-		if next != nil {
-			out, err := next(in)
-			if err != nil {
-				return nil, err
-			}
-			in = out
-		}
+	return share.After(next, func(in any) {
 		switch o := in.(type) {
 		case Cluster:
 			shareClusterStatus(o.GetClusterStatus())
 		case *corev1.Pod:
 			slimPod(o)
 		}
-		return in, nil
-	}
+	})
 }
 
 func shareClusterStatus(st *commonsv1alpha1.ClusterStatus) {

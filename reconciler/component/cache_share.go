@@ -14,20 +14,12 @@ import (
 // copy holds: one item per object it manages. The content does not
 // change; other objects are left as they are.
 func shareStatus(next toolscache.TransformFunc) toolscache.TransformFunc {
-	return func(in any) (any, error) {
-		if next != nil {
-			out, err := next(in)
-			if err != nil {
-				return nil, err
-			}
-			in = out
-		}
+	return share.After(next, func(in any) {
 		if c, ok := in.(Component); ok {
 			if st := c.GetStatus(); st != nil {
 				share.Conditions(st.Conditions)
 				share.Inventory(&st.Inventory)
 			}
 		}
-		return in, nil
-	}
+	})
 }

@@ -1,6 +1,7 @@
 package share
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unsafe"
@@ -66,5 +67,43 @@ func TestConditions(t *testing.T) {
 	}
 	if !sameData(conds[0].Type, conds[1].Type) || !sameData(conds[0].Reason, conds[1].Reason) || !sameData(conds[0].Message, conds[1].Message) {
 		t.Error("the conditions' strings are held per condition")
+	}
+}
+
+// After runs the transform it wraps, then f on its result; an error stops
+// it before f.
+func TestAfter(t *testing.T) {
+	var seen []string
+	wrapped := func(in any) (any, error) {
+		if in == "bad" {
+			return nil, errors.New("refused")
+		}
+		return in.(string) + "+next", nil
+	}
+	for _, tt := range []struct {
+		name    string
+		next    func(any) (any, error)
+		in      any
+		want    any
+		wantErr bool
+		seen    []string
+	}{
+		{name: "without next", in: "a", want: "a", seen: []string{"a"}},
+		{name: "with next", next: wrapped, in: "a", want: "a+next", seen: []string{"a+next"}},
+		{name: "next fails", next: wrapped, in: "bad", wantErr: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			seen = nil
+			out, err := After(tt.next, func(in any) { seen = append(seen, in.(string)) })(tt.in)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error = %v, want one: %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && out != tt.want {
+				t.Errorf("out = %v, want %v", out, tt.want)
+			}
+			if diff := cmp.Diff(tt.seen, seen); diff != "" {
+				t.Errorf("f saw (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
